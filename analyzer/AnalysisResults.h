@@ -1,0 +1,142 @@
+// Facts the analyzer extracts from a translation unit: the kernel model and the
+// warp-level evaluation of every memory access. No judgments live here; rules
+// turn these facts into findings.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warplint {
+
+struct SourceLocation {
+  std::string file;
+  unsigned line = 0;
+  unsigned column = 0;
+  bool valid() const { return line != 0; }
+};
+
+enum class AddressSpace { Global, Shared, Constant, Local, Generic };
+const char *addressSpaceName(AddressSpace s);
+
+struct BlockShape {
+  int64_t x = 1, y = 1, z = 1;
+  int64_t threads() const { return x * y * z; }
+  bool operator==(const BlockShape &o) const { return x == o.x && y == o.y && z == o.z; }
+  std::string str() const;
+};
+
+struct ParamInfo {
+  std::string name;
+  std::string type;        // as written, e.g. "const float *__restrict"
+  bool isPointer = false;
+  bool pointeeConst = false;
+  bool isRestrict = false;
+  std::string elementType; // pointee type for pointers, else the type
+  int64_t elementSize = 0; // bytes; 0 when unknown (dependent or incomplete)
+};
+
+struct ArrayInfo {
+  std::string name;
+  AddressSpace space = AddressSpace::Shared; // Shared, Constant or Local (thread-private)
+  std::string elementType;
+  int64_t elementSize = 0;
+  std::vector<int64_t> dims; // outermost first; 0 for an unknown extent
+  bool isExtern = false;     // extern __shared__ T a[];
+  SourceLocation loc;
+};
+
+struct LoopInfo {
+  std::string inductionVar; // empty when no single induction variable was found
+  std::string init, bound, step; // source text, for reports
+  std::optional<int64_t> tripCount; // when constant
+  SourceLocation loc;
+};
+
+struct LaunchSite {
+  std::string kernel;
+  SourceLocation loc;
+  std::optional<BlockShape> block; // set when every component evaluated
+  std::optional<BlockShape> grid;
+  std::string blockText, gridText, sharedBytesText;
+};
+
+// One lane-level evaluation of an access for one block shape and one binding
+// of the warp-uniform symbols (loop iteration, warp index within the block).
+struct WarpAccessEval {
+  BlockShape block;
+  int warpInBlock = 0;       // which warp of the block was instantiated
+  std::string iteration;     // e.g. "s = 16" for a loop-dependent worst case; empty if none
+  int activeLanes = 32;
+  bool uniform = false;      // every active lane touches the same address
+  // Shared memory: bank-conflict degree (max distinct 4-byte words that fall in
+  // one bank within one hardware phase) and wavefronts against the ideal.
+  int bankConflictDegree = 1;
+  int wavefronts = 1;
+  int idealWavefronts = 1;
+  int conflictBank = -1;              // the bank with the worst conflict
+  std::vector<int> conflictLanes;     // the lanes that hit it with distinct words
+  // Global memory: 32-byte sectors touched by one warp request against the
+  // fewest sectors that could hold the same bytes.
+  int sectors = 0;
+  int idealSectors = 0;
+  int64_t laneStrideBytes = 0;        // address difference between lanes 0 and 1 (0 if not affine)
+  bool laneStrideKnown = false;
+};
+
+struct MemoryAccess {
+  SourceLocation loc;
+  std::string kernel;
+  std::string base;         // array or pointer name
+  std::string text;         // the access expression as written
+  AddressSpace space = AddressSpace::Generic;
+  bool isWrite = false;
+  bool isRead = true;
+  int64_t elementSize = 0;  // size of the indexed element type
+  int64_t widthBytes = 0;   // bytes moved by the access (element or vector member)
+  std::string indexText;    // the linearized index, symbolic (e.g. "32*tx + ty")
+  bool indexKnown = false;  // the index was expressed over known symbols
+  std::vector<std::string> assumptions; // e.g. "n treated as large (1024)"
+  std::vector<WarpAccessEval> evals;    // one per block shape / iteration evaluated
+  // Worst evaluation by the measure relevant to the address space; -1 if none.
+  int worstEval = -1;
+};
+
+struct KernelInfo {
+  std::string name;
+  SourceLocation loc;
+  bool isGlobal = false;     // __global__ (else __device__)
+  bool isTemplatePattern = false;
+  std::string templateArgs;  // for instantiations, e.g. "<float, 32>"
+  std::vector<ParamInfo> params;
+  std::vector<ArrayInfo> arrays;       // shared, and thread-private local arrays
+  std::vector<std::string> constantSymbols; // __constant__ variables it reads
+  std::vector<LoopInfo> loops;
+  std::vector<MemoryAccess> accesses;
+  std::optional<int64_t> launchBoundsMaxThreads;
+  std::vector<BlockShape> blockShapes; // shapes the accesses were evaluated under
+  bool blockShapeAssumed = false;      // no launch site with a constant shape
+  std::string blockShapeSource;        // "launch at f.cu:12" or "default (no launch site)"
+};
+
+struct FrontendMessage {
+  SourceLocation loc;
+  std::string level;   // "error", "warning", "note"
+  std::string message;
+};
+
+struct TranslationUnitResult {
+  std::string file;
+  bool parsed = false;                 // an AST was produced
+  std::string fatalError;              // why not, when !parsed
+  std::vector<FrontendMessage> compileErrors; // errors while parsing (kernels may still be analyzed)
+  std::vector<KernelInfo> kernels;
+  std::vector<LaunchSite> launches;
+};
+
+struct AnalysisResults {
+  std::vector<TranslationUnitResult> units;
+};
+
+} // namespace warplint

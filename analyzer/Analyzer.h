@@ -1,0 +1,27 @@
+// The analyzer's entry point: parse each job's device side with Clang, build
+// the kernel model and evaluate every access for a warp. Returns facts only.
+#pragma once
+
+#include "analyzer/AnalysisResults.h"
+#include "analyzer/CompileJobs.h"
+
+namespace warplint {
+
+struct AnalyzerOptions {
+  FrontendOptions frontend;
+  // Block shape used for kernels with no launch site of constant shape.
+  BlockShape default1D{256, 1, 1};
+  BlockShape default2D{32, 8, 1};
+  BlockShape default3D{32, 4, 2};
+  // Value given to symbolic parameters (a row pitch `n`) when lanes are
+  // instantiated: large, a multiple of 32 elements (see README "Assumptions").
+  int64_t symbolicValue = 1024;
+};
+
+// Analyzes one translation unit. Never throws; a TU that produced no AST has
+// `parsed == false` and `fatalError` set.
+TranslationUnitResult analyzeUnit(const CompileJob &job, const AnalyzerOptions &opts);
+
+AnalysisResults analyze(const std::vector<CompileJob> &jobs, const AnalyzerOptions &opts);
+
+} // namespace warplint

@@ -1,0 +1,27 @@
+// What a rule says about the code: one finding per problem, with the facts
+// behind it in `details` for machines and `notes` for people.
+#pragma once
+
+#include "analyzer/AnalysisResults.h"
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace warplint {
+
+struct FindingNote {
+  SourceLocation loc; // may be invalid: the note then follows the finding
+  std::string message;
+};
+
+struct Finding {
+  std::string rule;       // registry id, e.g. "shared-bank-conflict"
+  std::string severity;   // "warning" or "note"
+  SourceLocation loc;
+  std::string kernel;
+  std::string message;
+  std::vector<FindingNote> notes;
+  nlohmann::json details = nlohmann::json::object();
+};
+
+} // namespace warplint

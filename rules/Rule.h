@@ -1,0 +1,51 @@
+// One rule = one guideline of the seeds: a registry entry (what it is, why,
+// what to write instead) and a check over the analyzer's facts.
+#pragma once
+
+#include "analyzer/AnalysisResults.h"
+#include "rules/Finding.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace warplint {
+
+class HardwareProfile; // analyzer/HardwareProfile.h
+
+// Everything a rule's documentation needs; docs/rules/*.md are generated from
+// these entries and a test fails when the committed docs drift.
+struct RuleInfo {
+  std::string id;          // stable kebab-case id, e.g. "shared-bank-conflict"
+  std::string title;
+  std::string guideline;   // seed guideline id, e.g. "S_1"
+  std::string seed;        // where the guideline comes from, e.g. "Fang et al. 2018, section 7.2"
+  std::string rationale;
+  std::string badExample;  // CUDA code the rule flags
+  std::string goodExample; // the same code written right
+  std::string fixSafety;   // "none" until a rewrite exists; later "safe"/"unsafe" with reason
+};
+
+struct RuleContext {
+  const HardwareProfile *profile = nullptr; // may be null: messages then carry no measured cost
+};
+
+class Rule {
+public:
+  virtual ~Rule() = default;
+  virtual const RuleInfo &info() const = 0;
+  // Called once per kernel; appends findings.
+  virtual void check(const KernelInfo &kernel, const RuleContext &ctx,
+                     std::vector<Finding> &out) const = 0;
+};
+
+// All rules, in registry order.
+const std::vector<std::unique_ptr<Rule>> &allRules();
+
+// Runs every enabled rule over every kernel of every unit.
+struct RuleOptions {
+  std::vector<std::string> enabled; // empty: all
+};
+std::vector<Finding> runRules(const AnalysisResults &results, const RuleContext &ctx,
+                              const RuleOptions &opts = {});
+
+} // namespace warplint
