@@ -1,0 +1,347 @@
+#include "driver/CommandLine.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace warplint {
+
+namespace {
+
+const char *const kGeneralUsage = R"(usage: warplint <command> [options]
+
+Finds CUDA memory accesses that waste bandwidth (shared-memory bank conflicts,
+uncoalesced global accesses) by simulating the 32 lanes of a warp.
+
+Commands:
+  check        analyze CUDA source files
+  list-rules   list the rules and what they find
+  docs         write the rule documentation pages from the registry
+
+Options:
+  -h, --help   show this help; `warplint <command> --help` for a command
+  --version    show the version
+
+Exit status: 0 no findings, 1 findings, 2 usage error or a file that could not
+be analyzed at all.
+)";
+
+const char *const kCheckUsage = R"(usage: warplint check [options] FILE... [-- COMPILER-FLAGS...]
+       warplint check [options] -p BUILD_DIR [FILE...] [-- EXTRA-FLAGS...]
+
+Without -p, FILEs are parsed as CUDA with the flags after `--`; with neither,
+as CUDA C++17 for sm_90. With -p, compile commands come from
+BUILD_DIR/compile_commands.json (nvcc or clang); no FILE means every CUDA
+source in it.
+
+Options:
+  -p BUILD_DIR               use BUILD_DIR/compile_commands.json
+  --format text|json|sarif   report format (default: text)
+  -o, --output FILE          write the report to FILE, replaced atomically
+  --cuda-path DIR            CUDA toolkit to parse against (default: $CUDA_PATH,
+                             /usr/local/cuda, then nvcc on PATH)
+  --no-cuda-toolkit          use warplint's bundled CUDA declarations only
+  --rules ID[,ID...]         run only these rules (see `warplint list-rules`)
+  --profile FILE|NAME        hardware profile used to cost findings
+  --color auto|always|never  color text output (default: auto, on a terminal)
+  -h, --help                 show this help
+
+Exit status: 0 no findings, 1 findings, 2 usage error or a file that could not
+be analyzed at all (findings for the other files are still reported).
+)";
+
+const char *const kListRulesUsage = R"(usage: warplint list-rules [--format text|markdown|json]
+
+Lists every rule: id, guideline and title. Markdown is the docs/rules index.
+)";
+
+const char *const kDocsUsage = R"(usage: warplint docs --out DIR
+
+Writes DIR/<rule-id>.md for every rule and DIR/README.md, the index, from the
+rule registry. The committed docs/rules/ is this output:
+  warplint docs --out docs/rules
+)";
+
+// Walks the arguments of one command; knows `--opt value` and `--opt=value`.
+class ArgCursor {
+public:
+  ArgCursor(const std::vector<std::string> &args, size_t start) : args_(args), i_(start) {}
+
+  bool done() const { return i_ >= args_.size(); }
+  const std::string &peek() const { return args_[i_]; }
+  const std::string &next() { return args_[i_++]; }
+  std::vector<std::string> rest() {
+    std::vector<std::string> r(args_.begin() + static_cast<long>(i_), args_.end());
+    i_ = args_.size();
+    return r;
+  }
+
+  // When the current argument is option `name` (any of `names`), consumes it
+  // and its value. Sets `error` when the value is missing or empty.
+  std::optional<std::string> value(std::initializer_list<const char *> names,
+                                   std::string &error) {
+    const std::string &arg = peek();
+    for (const char *name : names) {
+      std::string n = name;
+      if (arg == n) {
+        ++i_;
+        if (done()) {
+          error = "option '" + n + "' needs a value";
+          return std::string();
+        }
+        return checked(n, next(), error);
+      }
+      if (arg.compare(0, n.size() + 1, n + "=") == 0) {
+        ++i_;
+        return checked(n, arg.substr(n.size() + 1), error);
+      }
+    }
+    return std::nullopt;
+  }
+
+private:
+  static std::string checked(const std::string &name, const std::string &v, std::string &error) {
+    if (v.empty())
+      error = "option '" + name + "' needs a value";
+    return v;
+  }
+
+  const std::vector<std::string> &args_;
+  size_t i_;
+};
+
+ParseResult fail(const std::string &message, const std::string &topic) {
+  ParseResult r;
+  r.error = message;
+  r.errorTopic = topic;
+  return r;
+}
+
+ParseResult help(const std::string &topic) {
+  ParseResult r;
+  r.ok = true;
+  r.commandLine.command = Command::Help;
+  r.commandLine.helpTopic = topic;
+  return r;
+}
+
+bool isHelp(const std::string &arg) { return arg == "-h" || arg == "--help"; }
+
+// A request for help anywhere among a command's own arguments wins over
+// mistakes elsewhere on the line: whoever asks for help is still learning it.
+bool wantsHelp(const std::vector<std::string> &args, size_t start) {
+  for (size_t i = start; i < args.size() && args[i] != "--"; ++i)
+    if (isHelp(args[i]))
+      return true;
+  return false;
+}
+
+std::string unknownOption(const std::string &arg) {
+  return arg == "-" ? "reading source from stdin is not supported" : "unknown option '" + arg + "'";
+}
+
+// `what` names the option in messages; `choices` are the accepted values.
+template <typename Enum>
+bool pickChoice(const std::string &what, const std::string &value,
+                std::initializer_list<std::pair<const char *, Enum>> choices, Enum &out,
+                std::string &error) {
+  std::string accepted;
+  for (const auto &choice : choices) {
+    if (value == choice.first) {
+      out = choice.second;
+      return true;
+    }
+    accepted += (accepted.empty() ? "" : ", ") + std::string(choice.first);
+  }
+  error = "invalid value '" + value + "' for " + what + " (expected " + accepted + ")";
+  return false;
+}
+
+bool splitRuleIds(const std::string &list, std::vector<std::string> &out, std::string &error) {
+  size_t start = 0;
+  while (true) {
+    size_t comma = list.find(',', start);
+    std::string id = list.substr(start, comma == std::string::npos ? std::string::npos
+                                                                   : comma - start);
+    if (id.empty()) {
+      error = "empty rule id in --rules '" + list + "'";
+      return false;
+    }
+    if (std::find(out.begin(), out.end(), id) == out.end())
+      out.push_back(id);
+    if (comma == std::string::npos)
+      return true;
+    start = comma + 1;
+  }
+}
+
+ParseResult parseCheck(const std::vector<std::string> &args, size_t start) {
+  const std::string topic = "check";
+  if (wantsHelp(args, start))
+    return help(topic);
+  ParseResult r;
+  CheckOptions &o = r.commandLine.check;
+  r.commandLine.command = Command::Check;
+  ArgCursor cur(args, start);
+  std::string error;
+  while (!cur.done()) {
+    const std::string &arg = cur.peek();
+    if (arg == "--") {
+      cur.next();
+      o.hasCompilerFlags = true;
+      o.compilerFlags = cur.rest();
+      break;
+    }
+    if (auto v = cur.value({"-p"}, error)) {
+      o.buildDir = *v;
+    } else if (auto v = cur.value({"--format"}, error)) {
+      if (error.empty())
+        pickChoice<OutputFormat>("--format", *v,
+                                 {{"text", OutputFormat::Text},
+                                  {"json", OutputFormat::Json},
+                                  {"sarif", OutputFormat::Sarif}},
+                                 o.format, error);
+    } else if (auto v = cur.value({"--output", "-o"}, error)) {
+      o.outputFile = *v;
+    } else if (auto v = cur.value({"--cuda-path"}, error)) {
+      o.cudaPath = *v;
+    } else if (auto v = cur.value({"--rules"}, error)) {
+      if (error.empty())
+        splitRuleIds(*v, o.rules, error);
+    } else if (auto v = cur.value({"--profile"}, error)) {
+      o.profile = *v;
+    } else if (auto v = cur.value({"--color"}, error)) {
+      if (error.empty())
+        pickChoice<ColorMode>("--color", *v,
+                              {{"auto", ColorMode::Auto},
+                               {"always", ColorMode::Always},
+                               {"never", ColorMode::Never}},
+                              o.color, error);
+    } else if (arg == "--no-cuda-toolkit") {
+      cur.next();
+      o.noCudaToolkit = true;
+    } else if (!arg.empty() && arg[0] == '-') {
+      // Anything else that looks like an option; checked before it could be
+      // mistaken for a file. Compiler flags belong after `--`.
+      std::string message = unknownOption(arg);
+      if (arg.size() > 1 && arg[1] != '-')
+        message += " (compiler flags go after `--`)";
+      return fail(message, topic);
+    } else {
+      o.files.push_back(cur.next());
+    }
+    if (!error.empty())
+      return fail(error, topic);
+  }
+  if (o.files.empty() && o.buildDir.empty())
+    return fail("no input files (give FILE... or -p BUILD_DIR)", topic);
+  r.ok = true;
+  return r;
+}
+
+ParseResult parseListRules(const std::vector<std::string> &args, size_t start) {
+  const std::string topic = "list-rules";
+  if (wantsHelp(args, start))
+    return help(topic);
+  ParseResult r;
+  r.commandLine.command = Command::ListRules;
+  ArgCursor cur(args, start);
+  std::string error;
+  while (!cur.done()) {
+    const std::string &arg = cur.peek();
+    if (auto v = cur.value({"--format"}, error)) {
+      if (error.empty())
+        pickChoice<ListFormat>("--format", *v,
+                               {{"text", ListFormat::Text},
+                                {"markdown", ListFormat::Markdown},
+                                {"json", ListFormat::Json}},
+                               r.commandLine.listRules.format, error);
+    } else if (!arg.empty() && arg[0] == '-') {
+      return fail(unknownOption(arg), topic);
+    } else {
+      return fail("unexpected argument '" + arg + "'", topic);
+    }
+    if (!error.empty())
+      return fail(error, topic);
+  }
+  r.ok = true;
+  return r;
+}
+
+ParseResult parseDocs(const std::vector<std::string> &args, size_t start) {
+  const std::string topic = "docs";
+  if (wantsHelp(args, start))
+    return help(topic);
+  ParseResult r;
+  r.commandLine.command = Command::Docs;
+  ArgCursor cur(args, start);
+  std::string error;
+  while (!cur.done()) {
+    const std::string &arg = cur.peek();
+    if (auto v = cur.value({"--out"}, error)) {
+      r.commandLine.docs.outDir = *v;
+    } else if (!arg.empty() && arg[0] == '-') {
+      return fail(unknownOption(arg), topic);
+    } else {
+      return fail("unexpected argument '" + arg + "'", topic);
+    }
+    if (!error.empty())
+      return fail(error, topic);
+  }
+  if (r.commandLine.docs.outDir.empty())
+    return fail("missing --out DIR", topic);
+  r.ok = true;
+  return r;
+}
+
+} // namespace
+
+ParseResult parseCommandLine(const std::vector<std::string> &args) {
+  if (args.empty())
+    return fail("no command given", "");
+  const std::string &first = args[0];
+  if (isHelp(first) || first == "help") {
+    std::string topic = args.size() > 1 && first == "help" ? args[1] : "";
+    if (!topic.empty() && topic != "check" && topic != "list-rules" && topic != "docs")
+      return fail("no help for unknown command '" + topic + "'", "");
+    return help(topic);
+  }
+  if (first == "--version") {
+    if (args.size() > 1)
+      return fail("unexpected argument '" + args[1] + "' after --version", "");
+    ParseResult r;
+    r.ok = true;
+    r.commandLine.command = Command::Version;
+    return r;
+  }
+  if (first == "check")
+    return parseCheck(args, 1);
+  if (first == "list-rules")
+    return parseListRules(args, 1);
+  if (first == "docs")
+    return parseDocs(args, 1);
+  if (!first.empty() && first[0] == '-')
+    return fail(unknownOption(first), "");
+  return fail("unknown command '" + first + "' (to analyze a file: warplint check " + first + ")",
+              "");
+}
+
+std::string usageText(const std::string &topic) {
+  if (topic == "check")
+    return kCheckUsage;
+  if (topic == "list-rules")
+    return kListRulesUsage;
+  if (topic == "docs")
+    return kDocsUsage;
+  return kGeneralUsage;
+}
+
+std::vector<std::string> unknownRuleIds(const std::vector<std::string> &requested,
+                                        const std::vector<std::string> &known) {
+  std::vector<std::string> unknown;
+  for (const std::string &id : requested)
+    if (std::find(known.begin(), known.end(), id) == known.end())
+      unknown.push_back(id);
+  return unknown;
+}
+
+} // namespace warplint

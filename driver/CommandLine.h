@@ -1,0 +1,62 @@
+// Parsing warplint's command line into plain option structs. No I/O and no
+// analysis: main() decides what to do with the result, tests call this directly.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace warplint {
+
+enum class Command { Help, Version, Check, ListRules, Docs };
+enum class OutputFormat { Text, Json, Sarif };
+enum class ListFormat { Text, Markdown, Json };
+enum class ColorMode { Auto, Always, Never };
+
+struct CheckOptions {
+  std::vector<std::string> files;
+  std::string buildDir;                   // -p DIR: use DIR/compile_commands.json
+  bool hasCompilerFlags = false;          // `--` was given (possibly with no flags)
+  std::vector<std::string> compilerFlags; // everything after `--`
+  OutputFormat format = OutputFormat::Text;
+  std::string outputFile;                 // --output; empty: stdout
+  std::string cudaPath;                   // --cuda-path
+  bool noCudaToolkit = false;             // --no-cuda-toolkit
+  std::vector<std::string> rules;         // --rules a,b; empty: all
+  std::string profile;                    // --profile FILE|NAME; empty: none
+  ColorMode color = ColorMode::Auto;
+};
+
+struct ListRulesOptions {
+  ListFormat format = ListFormat::Text;
+};
+
+struct DocsOptions {
+  std::string outDir; // --out DIR
+};
+
+struct CommandLine {
+  Command command = Command::Help;
+  std::string helpTopic; // with Command::Help: "" (general) or "check", "list-rules", "docs"
+  CheckOptions check;
+  ListRulesOptions listRules;
+  DocsOptions docs;
+};
+
+struct ParseResult {
+  bool ok = false;
+  std::string error; // one line, without "warplint: error: "; set when !ok
+  std::string errorTopic; // the usage to show with the error ("" or a command)
+  CommandLine commandLine;
+};
+
+// `args` excludes argv[0].
+ParseResult parseCommandLine(const std::vector<std::string> &args);
+
+// Usage text for a topic ("" for the general one), ending with a newline.
+std::string usageText(const std::string &topic);
+
+// Rule ids in `requested` that are not in `known`.
+std::vector<std::string> unknownRuleIds(const std::vector<std::string> &requested,
+                                        const std::vector<std::string> &known);
+
+} // namespace warplint

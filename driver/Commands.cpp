@@ -1,0 +1,215 @@
+#include "driver/Commands.h"
+#include "analyzer/Analyzer.h"
+#include "driver/OutputFile.h"
+#include "driver/Report.h"
+#include "printers/RuleDocs.h"
+#include "printers/TextPrinter.h"
+#include "rules/Rule.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace warplint {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+int usageError(const std::string &message) {
+  std::cerr << "warplint: error: " << message << "\n";
+  return 2;
+}
+
+std::vector<const RuleInfo *> registryInfos() {
+  std::vector<const RuleInfo *> infos;
+  for (const auto &rule : allRules())
+    infos.push_back(&rule->info());
+  return infos;
+}
+
+std::string joined(const std::vector<std::string> &items) {
+  std::string s;
+  for (const std::string &item : items)
+    s += (s.empty() ? "" : ", ") + item;
+  return s;
+}
+
+// Every named input must be a readable regular file before any parsing starts:
+// a typo is a usage error, not a TU that failed.
+std::vector<std::string> inputProblems(const std::vector<std::string> &files) {
+  std::vector<std::string> problems;
+  for (const std::string &file : files) {
+    struct stat st;
+    if (stat(file.c_str(), &st) != 0)
+      problems.push_back("no such file: '" + file + "'");
+    else if (S_ISDIR(st.st_mode))
+      problems.push_back("'" + file + "' is a directory, not a source file");
+    else if (access(file.c_str(), R_OK) != 0)
+      problems.push_back("cannot read '" + file + "'");
+  }
+  return problems;
+}
+
+std::string currentDirectory() {
+  std::error_code ec;
+  fs::path cwd = fs::current_path(ec);
+  return ec ? std::string() : cwd.string();
+}
+
+bool emit(const std::string &text, const std::string &outputFile) {
+  if (outputFile.empty()) {
+    std::cout << text << std::flush;
+    return true;
+  }
+  std::string error;
+  if (writeFileAtomically(outputFile, text, error))
+    return true;
+  usageError(error);
+  return false;
+}
+
+} // namespace
+
+int runCheck(const CheckOptions &o) {
+  std::vector<std::string> known;
+  for (const RuleInfo *info : registryInfos())
+    known.push_back(info->id);
+  std::vector<std::string> unknown = unknownRuleIds(o.rules, known);
+  if (!unknown.empty())
+    return usageError("unknown rule" + std::string(unknown.size() == 1 ? " '" : "s '") +
+                      joined(unknown) + "' in --rules (known: " + joined(known) + ")");
+
+  RuleContext ctx;
+  if (!o.profile.empty()) {
+    // TODO(lead): analyzer/HardwareProfile.h did not exist when the driver was
+    // written. Load `o.profile` (a file path or a built-in name) here, exit 2
+    // with "warplint: error: invalid profile '...': <why>" when it is
+    // malformed, and set ctx.profile to it (keep it alive until rules ran).
+    std::cerr << "warplint: warning: --profile '" << o.profile
+              << "' ignored: hardware profiles are not supported yet\n";
+  }
+
+  std::vector<std::string> problems = inputProblems(o.files);
+  if (!problems.empty()) {
+    for (const std::string &p : problems)
+      usageError(p);
+    return 2;
+  }
+
+  AnalyzerOptions analyzerOpts;
+  analyzerOpts.frontend.cudaPath = o.cudaPath;
+  analyzerOpts.frontend.forceMinimalCuda = o.noCudaToolkit;
+  analyzerOpts.frontend.buildDir = o.buildDir;
+  analyzerOpts.frontend.extraArgs = o.compilerFlags;
+
+  std::vector<CompileJob> jobs;
+  if (!o.buildDir.empty()) {
+    std::string error;
+    if (!loadCompileJobs(o.buildDir, o.files, jobs, error))
+      return usageError(error);
+    if (jobs.empty())
+      return usageError("no CUDA sources in " + (fs::path(o.buildDir) / "compile_commands.json").string());
+  } else {
+    jobs = jobsForFiles(o.files, o.compilerFlags);
+  }
+
+  AnalysisResults results = analyze(jobs, analyzerOpts);
+  RuleOptions ruleOpts;
+  ruleOpts.enabled = o.rules;
+  std::vector<Finding> findings = runRules(results, ctx, ruleOpts);
+
+  ReportOptions report;
+  report.format = o.format;
+  report.baseDir = currentDirectory();
+  for (const RuleInfo *info : registryInfos())
+    if (o.rules.empty() || std::find(o.rules.begin(), o.rules.end(), info->id) != o.rules.end())
+      report.rules.push_back(info);
+  report.color = o.format == OutputFormat::Text &&
+                 useColor(o.color, o.outputFile.empty() && isatty(STDOUT_FILENO),
+                          std::getenv("NO_COLOR"), std::getenv("TERM"));
+
+  if (!emit(renderReport(results, findings, report), o.outputFile))
+    return 2;
+  if (o.format == OutputFormat::Text)
+    std::cerr << summaryLine(results, findings) << "\n";
+  return exitStatus(results, findings);
+}
+
+int runListRules(const ListRulesOptions &o) {
+  std::vector<const RuleInfo *> infos = registryInfos();
+  switch (o.format) {
+  case ListFormat::Markdown:
+    std::cout << renderRuleIndex(infos);
+    return 0;
+  case ListFormat::Json: {
+    nlohmann::ordered_json j = nlohmann::ordered_json::array();
+    for (const RuleInfo *info : infos)
+      j.push_back({{"id", info->id},
+                   {"title", info->title},
+                   {"guideline", info->guideline},
+                   {"seed", info->seed},
+                   {"rationale", info->rationale},
+                   {"bad_example", info->badExample},
+                   {"good_example", info->goodExample},
+                   {"fix_safety", info->fixSafety}});
+    std::cout << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+    return 0;
+  }
+  case ListFormat::Text:
+    break;
+  }
+  size_t idWidth = 0, guidelineWidth = 0;
+  for (const RuleInfo *info : infos) {
+    idWidth = std::max(idWidth, info->id.size());
+    guidelineWidth = std::max(guidelineWidth, info->guideline.size());
+  }
+  for (const RuleInfo *info : infos)
+    std::cout << info->id << std::string(idWidth - info->id.size() + 2, ' ') << info->guideline
+              << std::string(guidelineWidth - info->guideline.size() + 2, ' ') << info->title
+              << "\n";
+  return 0;
+}
+
+int runDocs(const DocsOptions &o) {
+  std::error_code ec;
+  fs::create_directories(o.outDir, ec);
+  if (ec)
+    return usageError("cannot create directory '" + o.outDir + "': " + ec.message());
+
+  std::vector<const RuleInfo *> infos = registryInfos();
+  std::set<std::string> written;
+  auto write = [&](const std::string &name, const std::string &text) {
+    std::string error;
+    if (!writeFileAtomically((fs::path(o.outDir) / name).string(), text, error)) {
+      usageError(error);
+      return false;
+    }
+    written.insert(name);
+    return true;
+  };
+  for (const RuleInfo *info : infos) {
+    for (const std::string &problem : checkRuleInfo(*info))
+      std::cerr << "warplint: warning: rule registry: " << problem << "\n";
+    if (!write(info->id + ".md", renderRuleMarkdown(*info)))
+      return 2;
+  }
+  if (!write("README.md", renderRuleIndex(infos)))
+    return 2;
+
+  // Pages of rules that no longer exist are not deleted (the directory may be
+  // shared), but called out: the drift test fails on them.
+  for (const auto &entry : fs::directory_iterator(o.outDir, ec))
+    if (entry.path().extension() == ".md" && !written.count(entry.path().filename().string()))
+      std::cerr << "warplint: warning: " << entry.path().string()
+                << " documents no rule in the registry; delete it\n";
+  std::cerr << "wrote " << written.size() << " files to " << o.outDir << "\n";
+  return 0;
+}
+
+} // namespace warplint

@@ -1,0 +1,53 @@
+#include "driver/Report.h"
+#include "printers/JsonPrinter.h"
+#include "printers/SarifPrinter.h"
+#include "printers/SourceLines.h"
+#include "printers/TextPrinter.h"
+
+#include <sstream>
+
+namespace warplint {
+
+// Messages quote source text, which need not be valid UTF-8; replace bad
+// bytes rather than let the JSON library throw.
+static std::string dumpJson(const nlohmann::ordered_json &j) {
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+std::string renderReport(const AnalysisResults &results, const std::vector<Finding> &findings,
+                         const ReportOptions &opts) {
+  switch (opts.format) {
+  case OutputFormat::Json:
+    return dumpJson(reportToJson(results, findings));
+  case OutputFormat::Sarif:
+    return dumpJson(reportToSarif(results, findings, opts.rules, SarifOptions{opts.baseDir}));
+  case OutputFormat::Text:
+    break;
+  }
+  TextOptions text;
+  text.color = opts.color;
+  text.baseDir = opts.baseDir;
+  SourceLines sources;
+  std::ostringstream os;
+  printText(os, results, findings, text, sources);
+  return os.str();
+}
+
+int exitStatus(const AnalysisResults &results, const std::vector<Finding> &findings) {
+  for (const TranslationUnitResult &unit : results.units)
+    if (!unit.parsed)
+      return 2;
+  return findings.empty() ? 0 : 1;
+}
+
+bool useColor(ColorMode mode, bool toTerminal, const char *noColorEnv, const char *termEnv) {
+  if (mode != ColorMode::Auto)
+    return mode == ColorMode::Always;
+  if (noColorEnv && *noColorEnv)
+    return false;
+  if (termEnv && std::string(termEnv) == "dumb")
+    return false;
+  return toTerminal;
+}
+
+} // namespace warplint

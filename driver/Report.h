@@ -1,0 +1,32 @@
+// From facts and findings to the bytes the user asked for, and to the exit
+// status. Kept apart from main() so that tests can run it on hand-made results.
+#pragma once
+
+#include "analyzer/AnalysisResults.h"
+#include "driver/CommandLine.h"
+#include "rules/Finding.h"
+#include "rules/Rule.h"
+#include <string>
+#include <vector>
+
+namespace warplint {
+
+struct ReportOptions {
+  OutputFormat format = OutputFormat::Text;
+  bool color = false;
+  std::string baseDir; // paths under it are shown (text) or referenced (SARIF) relative to it
+  std::vector<const RuleInfo *> rules; // the rules that ran, for SARIF
+};
+
+std::string renderReport(const AnalysisResults &results, const std::vector<Finding> &findings,
+                         const ReportOptions &opts);
+
+// 2 when a unit could not be analyzed at all, else 1 when there are findings,
+// else 0.
+int exitStatus(const AnalysisResults &results, const std::vector<Finding> &findings);
+
+// Whether text output gets ANSI colors: --color, else a terminal that is not
+// "dumb" and no NO_COLOR in the environment.
+bool useColor(ColorMode mode, bool toTerminal, const char *noColorEnv, const char *termEnv);
+
+} // namespace warplint

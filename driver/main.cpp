@@ -1,0 +1,48 @@
+// warplint's entry point: parse the command line, dispatch, map failures to
+// exit status 2. Everything else lives in Commands.cpp and the libraries.
+#include "driver/CommandLine.h"
+#include "driver/Commands.h"
+#include "printers/ToolInfo.h"
+
+#include <exception>
+#include <iostream>
+#include <llvm/Config/llvm-config.h>
+
+using namespace warplint;
+
+static int dispatch(const CommandLine &cl) {
+  switch (cl.command) {
+  case Command::Help:
+    std::cout << usageText(cl.helpTopic);
+    return 0;
+  case Command::Version:
+    std::cout << kToolName << " " << kToolVersion << " (LLVM " << LLVM_VERSION_STRING << ")\n";
+    return 0;
+  case Command::Check:
+    return runCheck(cl.check);
+  case Command::ListRules:
+    return runListRules(cl.listRules);
+  case Command::Docs:
+    return runDocs(cl.docs);
+  }
+  return 2;
+}
+
+int main(int argc, char **argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  ParseResult parsed = parseCommandLine(args);
+  if (!parsed.ok) {
+    std::cerr << "warplint: error: " << parsed.error << "\n\n" << usageText(parsed.errorTopic);
+    return 2;
+  }
+  try {
+    return dispatch(parsed.commandLine);
+  } catch (const std::exception &e) {
+    // The analyzer promises not to throw; this is the last line of defense
+    // against a crash on input nobody anticipated.
+    std::cerr << "warplint: internal error: " << e.what() << "\n";
+  } catch (...) {
+    std::cerr << "warplint: internal error\n";
+  }
+  return 2;
+}

@@ -1,0 +1,20 @@
+// The machine-readable report (`--format json`):
+//   {"version", "findings": [{"rule", "severity", "file", "line", "column",
+//    "kernel", "message", "notes": [...], "details": {...}}],
+//    "errors": [{"file", "kind", "message"}],
+//    "units": [{"file", "parsed", "kernels", "compile_errors", "compile_diagnostics"}]}
+// Keys keep this order (ordered_json) so that diffs of reports stay readable.
+#pragma once
+
+#include "analyzer/AnalysisResults.h"
+#include "rules/Finding.h"
+#include <nlohmann/json.hpp>
+#include <vector>
+
+namespace warplint {
+
+nlohmann::ordered_json findingToJson(const Finding &finding);
+nlohmann::ordered_json reportToJson(const AnalysisResults &results,
+                                    const std::vector<Finding> &findings);
+
+} // namespace warplint

@@ -1,0 +1,170 @@
+#include "printers/SarifPrinter.h"
+#include "printers/RuleDocs.h"
+#include "printers/ToolInfo.h"
+
+#include <cstdio>
+
+namespace warplint {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+constexpr const char *kSchemaUri = "https://json.schemastore.org/sarif-2.1.0.json";
+constexpr const char *kBaseId = "SRCROOT";
+
+std::string withSlash(const std::string &dir) {
+  return !dir.empty() && dir.back() == '/' ? dir : dir + "/";
+}
+
+class SarifWriter {
+public:
+  explicit SarifWriter(const SarifOptions &opts) : opts_(opts) {}
+
+  ordered_json artifactLocation(const std::string &file) const {
+    std::string base = opts_.baseDir.empty() ? "" : withSlash(opts_.baseDir);
+    if (!base.empty() && file.size() > base.size() && file.compare(0, base.size(), base) == 0)
+      return {{"uri", percentEncodePath(file.substr(base.size()))}, {"uriBaseId", kBaseId}};
+    if (!file.empty() && file[0] == '/')
+      return {{"uri", "file://" + percentEncodePath(file)}};
+    return {{"uri", percentEncodePath(file)}}; // relative as given by the analyzer
+  }
+
+  ordered_json location(const SourceLocation &loc) const {
+    ordered_json physical;
+    physical["artifactLocation"] = artifactLocation(loc.file);
+    if (loc.line != 0) {
+      ordered_json region;
+      region["startLine"] = loc.line;
+      if (loc.column != 0)
+        region["startColumn"] = loc.column;
+      physical["region"] = std::move(region);
+    }
+    return {{"physicalLocation", std::move(physical)}};
+  }
+
+private:
+  const SarifOptions &opts_;
+};
+
+const char *sarifLevel(const std::string &severity) {
+  if (severity == "error" || severity == "note")
+    return severity.c_str();
+  return "warning";
+}
+
+ordered_json ruleDescriptor(const RuleInfo &info) {
+  ordered_json r;
+  r["id"] = info.id;
+  r["shortDescription"] = {{"text", info.title}};
+  r["fullDescription"] = {{"text", info.rationale}};
+  r["helpUri"] = ruleHelpUri(info.id);
+  r["help"] = {{"text", info.rationale}, {"markdown", renderRuleMarkdown(info)}};
+  r["defaultConfiguration"] = {{"level", "warning"}};
+  r["properties"] = {{"guideline", info.guideline},
+                     {"seed", info.seed},
+                     {"fixSafety", info.fixSafety},
+                     {"tags", ordered_json::array({"cuda", "performance"})}};
+  return r;
+}
+
+} // namespace
+
+std::string percentEncodePath(const std::string &path) {
+  std::string out;
+  for (unsigned char c : path) {
+    bool unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                      (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~' ||
+                      c == '/';
+    if (unreserved) {
+      out += static_cast<char>(c);
+    } else {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", c);
+      out += buf;
+    }
+  }
+  return out;
+}
+
+ordered_json reportToSarif(const AnalysisResults &results, const std::vector<Finding> &findings,
+                           const std::vector<const RuleInfo *> &rules, const SarifOptions &opts) {
+  SarifWriter w(opts);
+
+  ordered_json driver;
+  driver["name"] = kToolName;
+  driver["version"] = kToolVersion;
+  driver["semanticVersion"] = kToolVersion;
+  driver["informationUri"] = kToolInformationUri;
+  driver["rules"] = ordered_json::array();
+  for (const RuleInfo *info : rules)
+    driver["rules"].push_back(ruleDescriptor(*info));
+
+  ordered_json sarifResults = ordered_json::array();
+  for (const Finding &f : findings) {
+    ordered_json r;
+    r["ruleId"] = f.rule;
+    for (size_t i = 0; i < rules.size(); ++i)
+      if (rules[i]->id == f.rule)
+        r["ruleIndex"] = i;
+    r["level"] = sarifLevel(f.severity);
+    r["message"] = {{"text", f.message}};
+    r["locations"] = ordered_json::array({w.location(f.loc)});
+    if (!f.notes.empty()) {
+      r["relatedLocations"] = ordered_json::array();
+      int id = 1;
+      for (const FindingNote &n : f.notes) {
+        ordered_json related;
+        related["id"] = id++;
+        related.update(w.location(n.loc.valid() ? n.loc : f.loc));
+        related["message"] = {{"text", n.message}};
+        r["relatedLocations"].push_back(std::move(related));
+      }
+    }
+    r["properties"] = {{"kernel", f.kernel}, {"details", ordered_json(f.details)}};
+    sarifResults.push_back(std::move(r));
+  }
+
+  // Units that could not be analyzed fail the invocation; compile errors of
+  // units that were analyzed are reported alongside as notes.
+  bool allParsed = true;
+  ordered_json notifications = ordered_json::array();
+  for (const TranslationUnitResult &unit : results.units) {
+    if (!unit.parsed) {
+      allParsed = false;
+      notifications.push_back(
+          {{"level", "error"},
+           {"message", {{"text", "could not analyze this file: " +
+                                     (unit.fatalError.empty() ? std::string("no AST was produced")
+                                                              : unit.fatalError)}}},
+           {"locations", ordered_json::array({w.location({unit.file, 0, 0})})}});
+    }
+    for (const FrontendMessage &m : unit.compileErrors)
+      notifications.push_back(
+          {{"level", "note"},
+           {"message", {{"text", "compile error: " + m.message}}},
+           {"locations",
+            ordered_json::array({w.location(m.loc.file.empty() ? SourceLocation{unit.file, 0, 0}
+                                                                : m.loc)})}});
+  }
+  ordered_json invocation;
+  invocation["executionSuccessful"] = allParsed;
+  if (!notifications.empty())
+    invocation["toolExecutionNotifications"] = std::move(notifications);
+
+  ordered_json run;
+  run["tool"] = {{"driver", std::move(driver)}};
+  if (!opts.baseDir.empty())
+    run["originalUriBaseIds"] = {
+        {kBaseId, {{"uri", "file://" + percentEncodePath(withSlash(opts.baseDir))}}}};
+  run["invocations"] = ordered_json::array({std::move(invocation)});
+  run["results"] = std::move(sarifResults);
+
+  ordered_json log;
+  log["$schema"] = kSchemaUri;
+  log["version"] = "2.1.0";
+  log["runs"] = ordered_json::array({std::move(run)});
+  return log;
+}
+
+} // namespace warplint

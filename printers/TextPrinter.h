@@ -1,0 +1,43 @@
+// Findings in the compiler format editors and CI logs already understand:
+//   file.cu:12:5: warning: MESSAGE [rule-id]
+//      12 |     float v = tile[threadIdx.x][threadIdx.y];
+//         |               ^
+//   file.cu:12:5: note: NOTE
+// followed by what went wrong with the translation units themselves.
+#pragma once
+
+#include "analyzer/AnalysisResults.h"
+#include "printers/SourceLines.h"
+#include "rules/Finding.h"
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace warplint {
+
+struct TextOptions {
+  bool color = false;
+  bool showSource = true;
+  // Compile errors of a unit that still produced an AST are summarized in one
+  // note; this many are listed after it.
+  size_t maxCompileErrorsListed = 3;
+  // Paths under this directory are printed relative to it; empty: as given.
+  std::string baseDir;
+};
+
+void printText(std::ostream &os, const AnalysisResults &results,
+               const std::vector<Finding> &findings, const TextOptions &opts,
+               SourceLines &sources);
+
+// "2 warnings in 1 file (3 kernels analyzed in 2 files)", without newline.
+std::string summaryLine(const AnalysisResults &results, const std::vector<Finding> &findings);
+
+// The path as the user would like to read it: relative to `baseDir` when under it.
+std::string displayPath(const std::string &file, const std::string &baseDir);
+
+// The caret line for 1-based byte `column` of `line`: tabs expanded to stops
+// of 8, as in the snippet line printed above it. Exposed for tests.
+std::string expandTabs(const std::string &line);
+size_t displayColumn(const std::string &line, unsigned column);
+
+} // namespace warplint

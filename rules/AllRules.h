@@ -1,0 +1,14 @@
+// Factories for the rules the registry knows. Each rule lives in its own file;
+// adding a rule means declaring its factory here and listing it in
+// Registry.cpp, then regenerating docs/rules/ (`warplint docs --out docs/rules`).
+#pragma once
+
+#include "rules/Rule.h"
+#include <memory>
+
+namespace warplint {
+
+std::unique_ptr<Rule> makeSharedBankConflictRule(); // rules/SharedBankConflict.cpp
+std::unique_ptr<Rule> makeGlobalUncoalescedRule();  // rules/GlobalUncoalesced.cpp
+
+} // namespace warplint

@@ -1,0 +1,50 @@
+// The rule registry: the one list of rules, in the order they are documented
+// and reported, and the loop that runs them over the analyzer's facts.
+#include "rules/AllRules.h"
+#include "rules/Rule.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace warplint {
+
+const std::vector<std::unique_ptr<Rule>> &allRules() {
+  // Built on first use so that rule constructors never run during static
+  // initialization of other translation units.
+  static const std::vector<std::unique_ptr<Rule>> rules = [] {
+    std::vector<std::unique_ptr<Rule>> r;
+    r.push_back(makeSharedBankConflictRule());
+    r.push_back(makeGlobalUncoalescedRule());
+    return r;
+  }();
+  return rules;
+}
+
+static bool isEnabled(const RuleOptions &opts, const std::string &id) {
+  return opts.enabled.empty() ||
+         std::find(opts.enabled.begin(), opts.enabled.end(), id) != opts.enabled.end();
+}
+
+std::vector<Finding> runRules(const AnalysisResults &results, const RuleContext &ctx,
+                              const RuleOptions &opts) {
+  std::vector<Finding> all;
+  for (const TranslationUnitResult &unit : results.units) {
+    std::vector<Finding> unitFindings;
+    for (const KernelInfo &kernel : unit.kernels)
+      for (const auto &rule : allRules())
+        if (isEnabled(opts, rule->info().id))
+          rule->check(kernel, ctx, unitFindings);
+    // Report in source order within a unit (kernels and rules interleave
+    // otherwise); stable so that findings at one location keep rule order.
+    std::stable_sort(unitFindings.begin(), unitFindings.end(),
+                     [](const Finding &a, const Finding &b) {
+                       return std::tie(a.loc.file, a.loc.line, a.loc.column) <
+                              std::tie(b.loc.file, b.loc.line, b.loc.column);
+                     });
+    for (Finding &f : unitFindings)
+      all.push_back(std::move(f));
+  }
+  return all;
+}
+
+} // namespace warplint
