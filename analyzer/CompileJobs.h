@@ -30,6 +30,7 @@ struct CompileJob {
   std::string directory;            // working directory for relative paths
   std::vector<std::string> flags;   // user flags, already clang-compatible
   bool fromDatabase = false;
+  std::vector<std::string> notes;   // what translation dropped or chose (GPU arch, unknown flags)
 };
 
 // The full driver command line for one job, ready for clang::tooling.
@@ -38,10 +39,24 @@ struct ClangCommand {
   std::string directory;
   bool usesMinimalCuda = false;     // no toolkit: bundled header, -nocudainc -nocudalib
   std::optional<CudaInstallation> cuda;
+  std::vector<std::string> notes;   // e.g. why the bundled minimal header is used
 };
 
 // Finds CUDA from `explicitPath`, $CUDA_PATH, /usr/local/cuda, or nvcc on PATH.
+// A non-empty `explicitPath` that is not a toolkit gives nullopt (no search).
+// $WARPLINT_CUDA_SEARCH replaces the search list: "none" searches nothing,
+// otherwise a ':'-separated list of candidate roots.
 std::optional<CudaInstallation> locateCuda(const std::string &explicitPath);
+// The same, saying why nothing was found (bad --cuda-path, or nothing on the
+// search list) in `whyNot`.
+std::optional<CudaInstallation> locateCuda(const std::string &explicitPath, std::string &whyNot);
+
+// Run-time resources (cuda_minimal.h, compat/, minimal/). Call once at startup
+// with argv[0]; the share dir is <exe>/../share/warplint, then
+// $WARPLINT_SHARE_DIR, then the build tree's copy. Calling it is optional on
+// Linux (the executable is found through /proc/self/exe).
+void setExecutablePath(const char *argv0);
+std::string shareDir();
 
 // Translates one compile command (nvcc, clang or gcc spelling; argv[0] is the
 // compiler) to clang flags, keeping -I -isystem -D -U -std and the GPU

@@ -1,0 +1,3 @@
+/* warplint minimal-CUDA mode: the declarations this header would provide come
+ * from cuda_minimal.h, which is force-included before the source. */
+#pragma once
