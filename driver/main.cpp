@@ -1,5 +1,6 @@
 // warplint's entry point: parse the command line, dispatch, map failures to
 // exit status 2. Everything else lives in Commands.cpp and the libraries.
+#include "analyzer/CompileJobs.h"
 #include "driver/CommandLine.h"
 #include "driver/Commands.h"
 #include "printers/ToolInfo.h"
@@ -29,6 +30,7 @@ static int dispatch(const CommandLine &cl) {
 }
 
 int main(int argc, char **argv) {
+  setExecutablePath(argv[0]); // run-time resources live next to the executable
   std::vector<std::string> args(argv + 1, argv + argc);
   ParseResult parsed = parseCommandLine(args);
   if (!parsed.ok) {

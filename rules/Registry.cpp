@@ -4,6 +4,7 @@
 #include "rules/Rule.h"
 
 #include <algorithm>
+#include <set>
 #include <tuple>
 
 namespace warplint {
@@ -28,6 +29,9 @@ static bool isEnabled(const RuleOptions &opts, const std::string &id) {
 std::vector<Finding> runRules(const AnalysisResults &results, const RuleContext &ctx,
                               const RuleOptions &opts) {
   std::vector<Finding> all;
+  // A kernel defined in a header is analyzed once per unit that includes it;
+  // its findings are reported once.
+  std::set<std::tuple<std::string, std::string, unsigned, unsigned, std::string, std::string>> seen;
   for (const TranslationUnitResult &unit : results.units) {
     std::vector<Finding> unitFindings;
     for (const KernelInfo &kernel : unit.kernels)
@@ -42,7 +46,8 @@ std::vector<Finding> runRules(const AnalysisResults &results, const RuleContext 
                               std::tie(b.loc.file, b.loc.line, b.loc.column);
                      });
     for (Finding &f : unitFindings)
-      all.push_back(std::move(f));
+      if (seen.emplace(f.rule, f.loc.file, f.loc.line, f.loc.column, f.kernel, f.message).second)
+        all.push_back(std::move(f));
   }
   return all;
 }
