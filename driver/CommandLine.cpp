@@ -7,60 +7,6 @@ namespace warplint {
 
 namespace {
 
-const char *const kGeneralUsage = R"(usage: warplint <command> [options]
-
-Finds CUDA memory accesses that waste bandwidth (shared-memory bank conflicts,
-uncoalesced global accesses) by simulating the 32 lanes of a warp.
-
-Commands:
-  check        analyze CUDA source files
-  list-rules   list the rules and what they find
-  docs         write the rule documentation pages from the registry
-
-Options:
-  -h, --help   show this help; `warplint <command> --help` for a command
-  --version    show the version
-
-Exit status: 0 no findings, 1 findings, 2 usage error or a file that could not
-be analyzed at all.
-)";
-
-const char *const kCheckUsage = R"(usage: warplint check [options] FILE... [-- COMPILER-FLAGS...]
-       warplint check [options] -p BUILD_DIR [FILE...] [-- EXTRA-FLAGS...]
-
-Without -p, FILEs are parsed as CUDA with the flags after `--`; with neither,
-as CUDA C++17 for sm_90. With -p, compile commands come from
-BUILD_DIR/compile_commands.json (nvcc or clang); no FILE means every CUDA
-source in it.
-
-Options:
-  -p BUILD_DIR               use BUILD_DIR/compile_commands.json
-  --format text|json|sarif   report format (default: text)
-  -o, --output FILE          write the report to FILE, replaced atomically
-  --cuda-path DIR            CUDA toolkit to parse against (default: $CUDA_PATH,
-                             /usr/local/cuda, then nvcc on PATH)
-  --no-cuda-toolkit          use warplint's bundled CUDA declarations only
-  --rules ID[,ID...]         run only these rules (see `warplint list-rules`)
-  --profile FILE|NAME        hardware profile used to cost findings
-  --color auto|always|never  color text output (default: auto, on a terminal)
-  -h, --help                 show this help
-
-Exit status: 0 no findings, 1 findings, 2 usage error or a file that could not
-be analyzed at all (findings for the other files are still reported).
-)";
-
-const char *const kListRulesUsage = R"(usage: warplint list-rules [--format text|markdown|json]
-
-Lists every rule: id, guideline and title. Markdown is the docs/rules index.
-)";
-
-const char *const kDocsUsage = R"(usage: warplint docs --out DIR
-
-Writes DIR/<rule-id>.md for every rule and DIR/README.md, the index, from the
-rule registry. The committed docs/rules/ is this output:
-  warplint docs --out docs/rules
-)";
-
 // Walks the arguments of one command; knows `--opt value` and `--opt=value`.
 class ArgCursor {
 public:
@@ -323,16 +269,6 @@ ParseResult parseCommandLine(const std::vector<std::string> &args) {
     return fail(unknownOption(first), "");
   return fail("unknown command '" + first + "' (to analyze a file: warplint check " + first + ")",
               "");
-}
-
-std::string usageText(const std::string &topic) {
-  if (topic == "check")
-    return kCheckUsage;
-  if (topic == "list-rules")
-    return kListRulesUsage;
-  if (topic == "docs")
-    return kDocsUsage;
-  return kGeneralUsage;
 }
 
 std::vector<std::string> unknownRuleIds(const std::vector<std::string> &requested,

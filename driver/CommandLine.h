@@ -53,6 +53,7 @@ struct ParseResult {
 ParseResult parseCommandLine(const std::vector<std::string> &args);
 
 // Usage text for a topic ("" for the general one), ending with a newline.
+// Defined in Usage.cpp.
 std::string usageText(const std::string &topic);
 
 // Rule ids in `requested` that are not in `known`.

@@ -35,9 +35,10 @@ std::string summaryLine(const AnalysisResults &results, const std::vector<Findin
 // The path as the user would like to read it: relative to `baseDir` when under it.
 std::string displayPath(const std::string &file, const std::string &baseDir);
 
-// The caret line for 1-based byte `column` of `line`: tabs expanded to stops
-// of 8, as in the snippet line printed above it. Exposed for tests.
+// A source line as the snippet shows it: tabs expanded to stops of 8.
 std::string expandTabs(const std::string &line);
+// Where 1-based byte `column` of `line` lands in the expanded line (0-based),
+// i.e. how many spaces precede the caret.
 size_t displayColumn(const std::string &line, unsigned column);
 
 } // namespace warplint
