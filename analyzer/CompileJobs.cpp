@@ -541,21 +541,20 @@ struct Translator {
 
   bool dropWithValue(const std::vector<std::string> &args, size_t &i) {
     StringRef a(args[i]);
-    for (const char *name : kDropWithValue) {
-      StringRef n(name);
-      if (a == n) {
-        // -rdc, -ftz, ... take true/false; -o, -MF ... take anything.
-        if (i + 1 < args.size())
-          ++i;
-        return true;
-      }
-      if (a.starts_with(n) && a.size() > n.size() && a[n.size()] == '=')
-        return true;
-      // Joined forms of the few gcc options that allow them (-L/usr/lib, -lfoo, -MFfile).
-      if ((n == "-L" || n == "-l" || n == "-MF" || n == "-MT" || n == "-MQ" || n == "-o") &&
-          a.starts_with(n) && a.size() > n.size())
-        return true;
+    // -o x, -rdc true, -MF file ...
+    if (inList(a, kDropWithValue)) {
+      if (i + 1 < args.size())
+        ++i;
+      return true;
     }
+    // -rdc=true, --diag-suppress=177, -Xptxas=-v ...
+    size_t eq = a.find('=');
+    if (eq != StringRef::npos && inList(a.substr(0, eq), kDropWithValue))
+      return true;
+    // Joined forms of the few gcc options that allow them (-L/usr/lib, -lfoo, -MFfile).
+    for (StringRef n : {"-L", "-l", "-MF", "-MT", "-MQ", "-o"})
+      if (a.starts_with(n) && a.size() > n.size())
+        return true;
     return false;
   }
 };

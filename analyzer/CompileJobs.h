@@ -45,7 +45,8 @@ struct ClangCommand {
 // Finds CUDA from `explicitPath`, $CUDA_PATH, /usr/local/cuda, or nvcc on PATH.
 // A non-empty `explicitPath` that is not a toolkit gives nullopt (no search).
 // $WARPLINT_CUDA_SEARCH replaces the search list: "none" searches nothing,
-// otherwise a ':'-separated list of candidate roots.
+// otherwise a ':'-separated list of candidate roots (the entry "nvcc" stands
+// for nvcc on PATH).
 std::optional<CudaInstallation> locateCuda(const std::string &explicitPath);
 // The same, saying why nothing was found (bad --cuda-path, or nothing on the
 // search list) in `whyNot`.

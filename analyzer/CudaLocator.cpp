@@ -147,9 +147,14 @@ std::optional<CudaInstallation> locateCuda(const std::string &explicitPath, std:
     }
     llvm::SmallVector<llvm::StringRef, 4> roots;
     s.split(roots, ':', -1, /*KeepEmpty=*/false);
-    for (auto r : roots)
-      if (isToolkitRoot(r.str(), nullptr))
+    for (auto r : roots) {
+      if (r == "nvcc") {
+        if (auto inst = fromNvccOnPath())
+          return inst;
+      } else if (isToolkitRoot(r.str(), nullptr)) {
         return makeInstallation(r.str(), "WARPLINT_CUDA_SEARCH");
+      }
+    }
     whyNot = "no CUDA toolkit in WARPLINT_CUDA_SEARCH=" + s.str();
     return std::nullopt;
   }
