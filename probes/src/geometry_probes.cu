@@ -1,0 +1,206 @@
+// Cache geometry by fine-grained pointer chase (seed 001 sec. 3.2): L1
+// capacity under the carve-out, fetch granularity (sector size) of L1 and
+// L2, and TLB reach.
+#include "chase.cuh"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+namespace probe {
+
+namespace {
+
+template <int P, int WP>
+std::vector<uint16_t> recordedChase(ChaseScratch& s, DeviceBuffer<uint16_t>& lat,
+                                    const uint32_t* chain, const uint32_t* warm, size_t warmWords,
+                                    uint32_t start, uint32_t steps) {
+  recordedChaseKernel<P, WP><<<1, 1024>>>(chain, warm, warmWords, start, 0, steps, lat.ptr,
+                                          s.sink.ptr);
+  checkLaunch("recordedChaseKernel");
+  std::vector<uint16_t> h(steps);
+  PROBE_CHECK(cudaMemcpy(h.data(), lat.ptr, steps * 2, cudaMemcpyDeviceToHost));
+  return h;
+}
+
+double medianOf(const std::vector<uint16_t>& v) {
+  return median(std::vector<double>(v.begin(), v.end()));
+}
+
+}  // namespace
+
+void runL1Geometry(Context& ctx, ProbeOutput& out) {
+  ChaseScratch s;
+  DeviceBuffer<uint16_t> lat(kMaxRecorded);
+  DeviceBuffer<uint32_t> buf(256 * 1024 / 4);
+  PROBE_CHECK(cudaFuncSetAttribute(recordedChaseKernel<kCacheAll, kCacheAll>,
+                                   cudaFuncAttributePreferredSharedMemoryCarveout, 0));
+  std::vector<int> kib = {64};
+  for (int k = 128; k <= 256; k += 8) kib.push_back(k);
+  std::vector<Value*> miss;
+  for (int k : kib)
+    miss.push_back(&out.add("miss_fraction", {num("footprint_kib", k)}, "fraction",
+                            "recorded ld.global.ca chase, 128-byte stride; share of accesses over "
+                            "the hit/miss threshold"));
+  auto& hitV = out.add("recorded_hit_latency_cycles", {}, "cycles",
+                       "median recorded latency, 64 KiB footprint, ld.global.ca (includes the "
+                       "shared-memory store of the recording)");
+  auto& l2V = out.add("recorded_l2_latency_cycles", {}, "cycles",
+                      "median recorded latency, 64 KiB footprint, ld.global.cg");
+  auto& cap = out.add("l1_capacity_kib", {num("static_shared_bytes", 2 * 2 * kMaxRecorded)}, "KiB",
+                      "per run: largest footprint whose recorded lap misses on at most 2% of "
+                      "accesses, all smaller footprints too; preferred carve-out 0");
+  for (int r = 0; r < ctx.runs; ++r) {
+    uploadChain(buf.ptr, sequentialOrder(64 * 1024, 128));
+    double hit = medianOf(recordedChase<kCacheAll, kCacheAll>(s, lat, buf.ptr, buf.ptr,
+                                                               64 * 256, 0, 512));
+    double l2 = medianOf(recordedChase<kCacheGlobal, kCacheGlobal>(s, lat, buf.ptr, buf.ptr,
+                                                                    64 * 256, 0, 512));
+    hitV.samples.push_back(hit);
+    l2V.samples.push_back(l2);
+    const double threshold = 0.5 * (hit + l2);
+    double capacity = 0;
+    bool clean = true;
+    for (size_t i = 0; i < kib.size(); ++i) {
+      size_t fp = size_t(kib[i]) * 1024;
+      uploadChain(buf.ptr, sequentialOrder(fp, 128));
+      auto rec = recordedChase<kCacheAll, kCacheAll>(s, lat, buf.ptr, buf.ptr, fp / 4, 0,
+                                                     uint32_t(fp / 128));
+      double misses = double(std::count_if(rec.begin(), rec.end(),
+                                           [&](uint16_t c) { return c > threshold; }));
+      double frac = misses / rec.size();
+      miss[i]->samples.push_back(frac);
+      if (clean && frac <= 0.02) capacity = kib[i];
+      else clean = false;
+    }
+    cap.samples.push_back(capacity);
+  }
+}
+
+void runSectorSize(Context& ctx, ProbeOutput& out) {
+  ChaseScratch s;
+  DeviceBuffer<uint16_t> lat(kMaxRecorded);
+  // Each run walks a fresh region so no earlier run left it in a cache.
+  const size_t regionBytes = 64 * 1024;
+  DeviceBuffer<uint32_t> buf(regionBytes * (ctx.runs + 1) / 4);
+  DeviceBuffer<uint32_t> flush(2 * ctx.l2Bytes / 4);
+  PROBE_CHECK(cudaMemset(flush.ptr, 0, flush.bytes()));
+  auto& l1 = out.add("l1_fetch_granularity_bytes", {}, "bytes",
+                     "ld.global.ca chase at a 4-byte stride over 1 KiB held in L2 (warmed with "
+                     "ld.global.cg), every access recorded; bytes walked / L1 misses");
+  auto& l2 = out.add("l2_fetch_granularity_bytes", {}, "bytes",
+                     "ld.global.cg chase at a 4-byte stride over 2 KiB after a 2 x L2 flush, "
+                     "every access recorded; bytes walked / L2 misses");
+  auto countMisses = [](const std::vector<uint16_t>& rec) {
+    uint16_t lo = *std::min_element(rec.begin(), rec.end());
+    uint16_t hi = *std::max_element(rec.begin(), rec.end());
+    if (hi < 1.5 * lo) return 0.0;  // no level change: nothing missed
+    double threshold = 0.5 * (double(lo) + double(hi));
+    return double(std::count_if(rec.begin(), rec.end(), [&](uint16_t c) { return c > threshold; }));
+  };
+  for (int r = 0; r < ctx.runs; ++r) {
+    uint32_t* region = buf.ptr + size_t(r) * regionBytes / 4;
+    // L1: 1 KiB, warm region = the same KiB through L2 only.
+    uploadChain(region, sequentialOrder(1024, 4));
+    auto rec1 = recordedChase<kCacheAll, kCacheGlobal>(s, lat, region, region, 256, 0, 256);
+    double m1 = countMisses(rec1);
+    l1.samples.push_back(m1 > 0 ? 1024.0 / m1 : 0);
+    // L2: 2 KiB further on, evicted from L2 by the flush that is the warm-up.
+    uint32_t* region2 = region + 32 * 1024 / 4;
+    uploadChain(region2, sequentialOrder(2048, 4));
+    auto rec2 = recordedChase<kCacheGlobal, kCacheGlobal>(s, lat, region2, flush.ptr, flush.count,
+                                                          0, 512);
+    double m2 = countMisses(rec2);
+    l2.samples.push_back(m2 > 0 ? 2048.0 / m2 : 0);
+  }
+}
+
+// ------------------------------------------------------------------ TLB
+
+__device__ __forceinline__ const uint64_t* loadPtrCg(const uint64_t* p) {
+  uint64_t v;
+  asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(p));
+  return reinterpret_cast<const uint64_t*>(v);
+}
+
+__global__ void tlbInitKernel(uint64_t* base, size_t strideBytes, uint32_t count) {
+  uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= count) return;
+  // A different line offset per entry spreads the lines over the L2 sets.
+  auto at = [&](uint32_t i) {
+    return reinterpret_cast<uint64_t*>(reinterpret_cast<char*>(base) + size_t(i) * strideBytes +
+                                       (size_t(i) * 7 * 128) % strideBytes);
+  };
+  *at(k) = reinterpret_cast<uint64_t>(at((k + 1) % count));
+}
+
+__global__ void tlbChaseKernel(const uint64_t* start, uint32_t warmSteps, uint32_t steps,
+                               unsigned long long* cycles, uint64_t* sink) {
+  const uint64_t* p = start;
+  for (uint32_t i = 0; i < warmSteps; ++i) p = loadPtrCg(p);
+  unsigned long long t0 = clock64();
+  for (uint32_t i = 0; i < steps; ++i) p = loadPtrCg(p);
+  unsigned long long t1 = clock64();
+  cycles[0] = t1 - t0;
+  sink[0] = reinterpret_cast<uint64_t>(p);
+}
+
+void runTlbReach(Context& ctx, ProbeOutput& out) {
+  size_t freeB = 0, totalB = 0;
+  PROBE_CHECK(cudaMemGetInfo(&freeB, &totalB));
+  size_t bytes = std::min<size_t>(size_t(64) << 30, size_t(0.7 * double(freeB)));
+  bytes = bytes >> 30 << 30;
+  void* raw = nullptr;
+  while (bytes >= (size_t(1) << 30) && cudaMalloc(&raw, bytes) != cudaSuccess) {
+    cudaGetLastError();
+    bytes /= 2;
+  }
+  if (!raw) throw std::runtime_error("tlb_reach: could not allocate 1 GiB");
+  auto* base = static_cast<uint64_t*>(raw);
+  DeviceBuffer<unsigned long long> cyc(1);
+  DeviceBuffer<uint64_t> sink(1);
+  const std::vector<size_t> strideMiB = {2, 32, 512};
+  std::string derived = "{";
+  try {
+    for (size_t si = 0; si < strideMiB.size(); ++si) {
+      size_t stride = strideMiB[si] << 20;
+      std::vector<uint32_t> counts;
+      for (uint32_t k = 4; size_t(k) * stride <= bytes && k <= 8192; k *= 2) counts.push_back(k);
+      std::vector<double> medians;
+      for (uint32_t k : counts) {
+        tlbInitKernel<<<(k + 255) / 256, 256>>>(base, stride, k);
+        checkLaunch("tlbInitKernel");
+        auto& v = out.add("latency_cycles",
+                          {num("stride_mib", double(strideMiB[si])),
+                           num("footprint_mib", double(k) * double(strideMiB[si]))},
+                          "cycles", "ld.global.cg 64-bit pointer chase, one entry per stride");
+        uint32_t steps = std::max<uint32_t>(k, 512);
+        for (int r = 0; r < ctx.runs; ++r) {
+          tlbChaseKernel<<<1, 1>>>(base, 2 * k, steps, cyc.ptr, sink.ptr);
+          checkLaunch("tlbChaseKernel");
+          unsigned long long c = 0;
+          PROBE_CHECK(cudaMemcpy(&c, cyc.ptr, sizeof c, cudaMemcpyDeviceToHost));
+          v.samples.push_back(double(c) / steps);
+        }
+        medians.push_back(median(v.samples));
+      }
+      // First footprint whose latency is 20% over the four-page level.
+      std::string reach = "null";
+      for (size_t i = 0; i < counts.size(); ++i)
+        if (medians[i] > 1.2 * medians[0]) {
+          reach = std::to_string(size_t(counts[i]) * strideMiB[si]);
+          break;
+        }
+      derived += std::string(si ? ", " : "") + "\"" + std::to_string(strideMiB[si]) + "\": " + reach;
+    }
+  } catch (...) {
+    cudaFree(raw);
+    throw;
+  }
+  cudaFree(raw);
+  out.derive("penalty_from_footprint_mib_by_stride_mib", derived + "}");
+  out.derive("allocation_bytes", std::to_string(bytes));
+  out.notes.push_back("null: no footprint up to the allocation showed a 20% latency rise");
+}
+
+}  // namespace probe

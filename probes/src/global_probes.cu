@@ -1,0 +1,152 @@
+// Global-memory bandwidth probes (seed 000 Table 4, seed 003 sec. 4.3).
+#include "probe.h"
+
+#include <string>
+
+namespace probe {
+
+template <typename T>
+__global__ void copyKernel(const T* __restrict__ in, T* __restrict__ out, size_t n) {
+  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i];
+}
+
+__global__ void gatherKernel(const float* __restrict__ in, float* __restrict__ out, size_t n,
+                             size_t mask, uint32_t stride) {
+  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[(i * stride) & mask];
+}
+
+__global__ void offsetCopyKernel(const float* __restrict__ in, float* __restrict__ out, size_t n,
+                                 uint32_t offset) {
+  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i + offset];
+}
+
+// Grid-stride read with M independent 16-byte loads in flight per thread.
+template <int M>
+__global__ void readKernel(const float4* __restrict__ in, size_t n, float* sink) {
+  float acc = 0;
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (; i + (M - 1) * stride < n; i += M * stride) {
+    float4 v[M];
+#pragma unroll
+    for (int m = 0; m < M; ++m) v[m] = in[i + m * stride];
+#pragma unroll
+    for (int m = 0; m < M; ++m) acc += v[m].x + v[m].y + v[m].z + v[m].w;
+  }
+  for (; i < n; i += stride) acc += in[i].x;
+  if (acc == 1234.5f) sink[0] = acc;
+}
+
+namespace {
+
+constexpr size_t kCopyBytes = size_t(256) << 20;
+
+// GB/s (1e9 bytes) of `bytes` moved by `launch`, one untimed launch first.
+template <typename F>
+double gbps(double bytes, F launch) {
+  EventTimer t;
+  launch();
+  checkLaunch("bandwidth warm-up");
+  t.start();
+  launch();
+  float ms = t.stopMs();
+  check(cudaGetLastError(), "bandwidth launch");
+  return bytes / (ms * 1e-3) / 1e9;
+}
+
+template <typename T>
+void byType(Context& ctx, ProbeOutput& out, const char* name, char* in, char* outBuf) {
+  size_t n = kCopyBytes / sizeof(T);
+  auto& v = out.add("bandwidth_gbps", {str("type", name), num("element_bytes", sizeof(T))}, "GB/s",
+                    "out[i] = in[i], one element a thread, 256 threads a block, 256 MiB; "
+                    "bytes read + written over event time");
+  for (int r = 0; r < ctx.runs; ++r)
+    v.samples.push_back(gbps(2.0 * kCopyBytes, [&] {
+      copyKernel<T><<<unsigned((n + 255) / 256), 256>>>(reinterpret_cast<const T*>(in),
+                                                          reinterpret_cast<T*>(outBuf), n);
+    }));
+}
+
+}  // namespace
+
+void runGlobalBandwidthByType(Context& ctx, ProbeOutput& out) {
+  DeviceBuffer<char> a(kCopyBytes), b(kCopyBytes);
+  PROBE_CHECK(cudaMemset(a.ptr, 1, a.bytes()));
+  byType<char>(ctx, out, "char", a.ptr, b.ptr);
+  byType<char2>(ctx, out, "char2", a.ptr, b.ptr);
+  byType<char4>(ctx, out, "char4", a.ptr, b.ptr);
+  byType<short>(ctx, out, "short", a.ptr, b.ptr);
+  byType<int>(ctx, out, "int", a.ptr, b.ptr);
+  byType<float>(ctx, out, "float", a.ptr, b.ptr);
+  byType<float2>(ctx, out, "float2", a.ptr, b.ptr);
+  byType<float4>(ctx, out, "float4", a.ptr, b.ptr);
+  byType<double>(ctx, out, "double", a.ptr, b.ptr);
+  auto& m = out.add("bandwidth_gbps", {str("type", "cudaMemcpy_d2d")}, "GB/s",
+                    "cudaMemcpy device-to-device of 256 MiB; bytes read + written over event time");
+  for (int r = 0; r < ctx.runs; ++r)
+    m.samples.push_back(gbps(2.0 * kCopyBytes, [&] {
+      check(cudaMemcpy(b.ptr, a.ptr, kCopyBytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");
+    }));
+}
+
+void runGlobalBandwidthByStride(Context& ctx, ProbeOutput& out) {
+  const size_t words = kCopyBytes / 4, threads = size_t(32) << 20;
+  DeviceBuffer<float> in(words), o(threads);
+  PROBE_CHECK(cudaMemset(in.ptr, 0, in.bytes()));
+  for (uint32_t s = 1; s <= 32; ++s) {
+    auto& v = out.add("bandwidth_gbps", {num("stride_elements", s), str("type", "float")}, "GB/s",
+                      "out[i] = in[(i*s) mod 64M], 32M threads; useful bytes (8 a thread) over time");
+    for (int r = 0; r < ctx.runs; ++r)
+      v.samples.push_back(gbps(8.0 * threads, [&] {
+        gatherKernel<<<unsigned(threads / 256), 256>>>(in.ptr, o.ptr, threads, words - 1, s);
+      }));
+  }
+}
+
+void runGlobalBandwidthByOffset(Context& ctx, ProbeOutput& out) {
+  const size_t n = kCopyBytes / 4;
+  DeviceBuffer<float> in(n + 64), o(n);
+  PROBE_CHECK(cudaMemset(in.ptr, 0, in.bytes()));
+  for (uint32_t off = 0; off <= 32; ++off) {
+    auto& v = out.add("bandwidth_gbps", {num("offset_elements", off), str("type", "float")}, "GB/s",
+                      "out[i] = in[i + off], 64M floats; bytes read + written over time");
+    for (int r = 0; r < ctx.runs; ++r)
+      v.samples.push_back(gbps(8.0 * n, [&] {
+        offsetCopyKernel<<<unsigned(n / 256), 256>>>(in.ptr, o.ptr, n, off);
+      }));
+  }
+}
+
+void runDramBandwidthVsConfig(Context& ctx, ProbeOutput& out) {
+  const size_t bytes = size_t(1) << 30, n = bytes / 16;
+  DeviceBuffer<float4> in(n);
+  DeviceBuffer<float> sink(1);
+  PROBE_CHECK(cudaMemset(in.ptr, 0, in.bytes()));
+  const int sms = ctx.prop.multiProcessorCount;
+  for (int bps : {1, 2, 4, 8})
+    for (int tpb : {128, 256, 512, 1024}) {
+      if (bps * tpb > ctx.prop.maxThreadsPerMultiProcessor) continue;
+      for (int m : {1, 2, 4, 8}) {
+        auto& v = out.add("read_bandwidth_gbps",
+                          {num("blocks_per_sm", bps), num("threads_per_block", tpb),
+                           num("loads_in_flight_per_thread", m),
+                           num("bytes_in_flight_per_sm", double(bps) * tpb * m * 16)},
+                          "GB/s", "grid-stride float4 read of 1 GiB; bytes read over event time");
+        unsigned blocks = unsigned(sms * bps);
+        for (int r = 0; r < ctx.runs; ++r)
+          v.samples.push_back(gbps(double(bytes), [&] {
+            switch (m) {
+              case 1: readKernel<1><<<blocks, tpb>>>(in.ptr, n, sink.ptr); break;
+              case 2: readKernel<2><<<blocks, tpb>>>(in.ptr, n, sink.ptr); break;
+              case 4: readKernel<4><<<blocks, tpb>>>(in.ptr, n, sink.ptr); break;
+              default: readKernel<8><<<blocks, tpb>>>(in.ptr, n, sink.ptr); break;
+            }
+          }));
+      }
+    }
+}
+
+}  // namespace probe

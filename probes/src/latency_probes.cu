@@ -1,0 +1,279 @@
+// Latency probes: the SM clock, the latency ladder and latency against
+// footprint for the L1 and L2 paths.
+#include "chase.cuh"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+namespace probe {
+
+// ---------------------------------------------------------------- kernels
+
+__global__ void clockSpinKernel(unsigned long long spinCycles, unsigned long long* out) {
+  unsigned long long g0, g1;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g0));
+  unsigned long long c0 = clock64();
+  while (clock64() - c0 < spinCycles) {
+  }
+  unsigned long long c1 = clock64();
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g1));
+  out[0] = c1 - c0;
+  out[1] = g1 - g0;
+}
+
+// Dependent integer multiply-adds: the "register" rung of the ladder.
+__global__ void registerChainKernel(uint32_t seed, uint32_t steps, unsigned long long* cycles,
+                                    uint32_t* sink) {
+  uint32_t x = seed;
+  unsigned long long t0 = clock64();
+  for (uint32_t i = 0; i < steps; i += 16) {
+#pragma unroll
+    for (int u = 0; u < 16; ++u) asm volatile("mad.lo.u32 %0, %0, %0, %1;" : "+r"(x) : "r"(i));
+  }
+  unsigned long long t1 = clock64();
+  cycles[0] = t1 - t0;
+  sink[0] = x;
+}
+
+__global__ void sharedChainKernel(uint32_t words, uint32_t steps, unsigned long long* cycles,
+                                  uint32_t* sink) {
+  __shared__ uint32_t s[1024];
+  for (uint32_t i = threadIdx.x; i < 1024; i += blockDim.x) s[i] = (i + 1) % words;
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  uint32_t j = 0;
+  for (uint32_t i = 0; i < words; ++i) j = s[j];  // warm-up lap
+  unsigned long long t0 = clock64();
+#pragma unroll 4
+  for (uint32_t i = 0; i < steps; ++i) j = s[j];
+  unsigned long long t1 = clock64();
+  cycles[0] = t1 - t0;
+  sink[0] = j;
+}
+
+__constant__ uint32_t cChain[1024];
+
+__global__ void constantChainKernel(uint32_t words, uint32_t steps, unsigned long long* cycles,
+                                    uint32_t* sink) {
+  uint32_t j = 0;
+  for (uint32_t i = 0; i < words; ++i) j = cChain[j];  // warm-up lap
+  unsigned long long t0 = clock64();
+#pragma unroll 4
+  for (uint32_t i = 0; i < steps; ++i) j = cChain[j];
+  unsigned long long t1 = clock64();
+  cycles[0] = t1 - t0;
+  sink[0] = j;
+}
+
+// A thread-private array indexed at run time lives in local memory.
+__global__ void localChainKernel(uint32_t seed, uint32_t steps, unsigned long long* cycles,
+                                 uint32_t* sink) {
+  uint32_t loc[256];
+  for (uint32_t i = 0; i < 256; ++i) loc[i] = (i + 1 + seed) & 255u;
+  uint32_t j = seed;
+  for (uint32_t i = 0; i < 256; ++i) j = loc[j];  // warm-up lap
+  unsigned long long t0 = clock64();
+#pragma unroll 4
+  for (uint32_t i = 0; i < steps; ++i) j = loc[j];
+  unsigned long long t1 = clock64();
+  cycles[0] = t1 - t0;
+  sink[0] = j;
+}
+
+__global__ void scatterChainKernel(uint32_t* region, const uint32_t* order, uint32_t n) {
+  uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < n) region[order[k]] = order[(k + 1) % n];
+}
+
+// ------------------------------------------------------------------ host
+
+// Writes a cyclic chain through `order` into `region` (other words untouched).
+void uploadChain(uint32_t* region, const std::vector<uint32_t>& order) {
+  DeviceBuffer<uint32_t> dOrder(order.size());
+  PROBE_CHECK(cudaMemcpy(dOrder.ptr, order.data(), order.size() * 4, cudaMemcpyHostToDevice));
+  uint32_t n = uint32_t(order.size());
+  scatterChainKernel<<<(n + 255) / 256, 256>>>(region, dOrder.ptr, n);
+  checkLaunch("scatterChainKernel");
+}
+
+// `count` distinct 128-byte lines of a footprint, in random order.
+std::vector<uint32_t> randomLines(size_t footprintBytes, uint32_t count, uint32_t seed) {
+  uint32_t lines = uint32_t(footprintBytes / 128);
+  std::vector<uint32_t> all(lines);
+  std::iota(all.begin(), all.end(), 0u);
+  std::mt19937 rng(seed);
+  count = std::min(count, lines);
+  for (uint32_t k = 0; k < count; ++k) {
+    std::uniform_int_distribution<uint32_t> d(k, lines - 1);
+    std::swap(all[k], all[d(rng)]);
+  }
+  all.resize(count);
+  for (auto& l : all) l *= 32;  // word index of the line start
+  return all;
+}
+
+namespace {
+
+template <int P, int WP>
+double chaseCyclesPerLoad(ChaseScratch& s, const uint32_t* chain, const uint32_t* warm,
+                          size_t warmWords, uint32_t start, uint32_t steps) {
+  chaseKernel<P, WP><<<1, 1024>>>(chain, warm, warmWords, start, steps, s.cycles.ptr, s.sink.ptr);
+  checkLaunch("chaseKernel");
+  return s.read() / steps;
+}
+
+double toNs(const Context& ctx, double cycles) { return cycles * 1000.0 / ctx.smClockMHz; }
+
+}  // namespace
+
+void runSmClock(Context& ctx, ProbeOutput& out) {
+  DeviceBuffer<unsigned long long> d(2);
+  auto& v = out.add("sm_clock_mhz", {}, "MHz", "clock64 cycles / %globaltimer ns over a ~20M-cycle spin");
+  for (int r = 0; r < ctx.runs + 1; ++r) {
+    clockSpinKernel<<<1, 1>>>(20000000ull, d.ptr);
+    checkLaunch("clockSpinKernel");
+    unsigned long long h[2];
+    PROBE_CHECK(cudaMemcpy(h, d.ptr, sizeof h, cudaMemcpyDeviceToHost));
+    if (r > 0) v.samples.push_back(double(h[0]) * 1000.0 / double(h[1]));  // first spin ramps the clock
+  }
+  ctx.smClockMHz = median(v.samples);
+}
+
+void runLatencyLadder(Context& ctx, ProbeOutput& out) {
+  if (ctx.smClockMHz <= 0) ctx.smClockMHz = ctx.smClockKHz / 1000.0;
+  ChaseScratch s;
+  struct Rung {
+    const char* level;
+    const char* method;
+    std::vector<double> cycles;
+    double footprintBytes;
+  };
+  std::vector<Rung> rungs;
+  auto rung = [&](const char* level, const char* method, double fp) -> Rung& {
+    rungs.push_back(Rung{level, method, {}, fp});
+    return rungs.back();
+  };
+
+  const size_t l2 = ctx.l2Bytes;
+  const size_t dramRegion = 4 * l2, flushRegion = 2 * l2;
+  DeviceBuffer<uint32_t> big(dramRegion / 4), flush(flushRegion / 4), small(32 * 1024 / 4);
+  PROBE_CHECK(cudaMemset(flush.ptr, 0, flush.bytes()));
+  uploadChain(small.ptr, sequentialOrder(32 * 1024, 128));
+  const uint32_t steps = 2048;
+
+  rung("register", "dependent mad.lo.u32 chain, cycles per instruction", 0);
+  rung("shared", "dependent shared loads over 1024 words", 4096);
+  rung("constant", "dependent __constant__ loads over 64 words", 256);
+  rung("l1_hit", "ld.global.ca chase, 32 KiB footprint, 128-byte stride", 32 * 1024);
+  rung("readonly", "ld.global.nc chase, 32 KiB footprint, 128-byte stride", 32 * 1024);
+  rung("local", "thread-private 256-word array indexed at run time (local memory, L1-cached)", 1024);
+  rung("l2_near", "ld.global.cg chase, 2048 random lines of a 4 MiB footprint", 4 << 20);
+  rung("l2_far", "ld.global.cg chase, 2048 random lines of a footprint of 0.9 x L2", 0.9 * l2);
+  rung("dram", "ld.global.cg chase, 2048 random lines of a 4 x L2 region after a 2 x L2 flush",
+       double(dramRegion));
+
+  {
+    std::vector<uint32_t> c(1024);
+    for (uint32_t i = 0; i < 1024; ++i) c[i] = (i + 1) % 64;
+    PROBE_CHECK(cudaMemcpyToSymbol(cChain, c.data(), c.size() * 4));
+  }
+  for (int r = 0; r < ctx.runs; ++r) {
+    registerChainKernel<<<1, 1>>>(r + 3, 4096, s.cycles.ptr, s.sink.ptr);
+    checkLaunch("registerChainKernel");
+    rungs[0].cycles.push_back(s.read() / 4096);
+    sharedChainKernel<<<1, 32>>>(1024, 4096, s.cycles.ptr, s.sink.ptr);
+    checkLaunch("sharedChainKernel");
+    rungs[1].cycles.push_back(s.read() / 4096);
+    constantChainKernel<<<1, 1>>>(64, 4096, s.cycles.ptr, s.sink.ptr);
+    checkLaunch("constantChainKernel");
+    rungs[2].cycles.push_back(s.read() / 4096);
+    rungs[3].cycles.push_back(chaseCyclesPerLoad<kCacheAll, kCacheAll>(s, small.ptr, small.ptr,
+                                                                       small.count, 0, steps));
+    rungs[4].cycles.push_back(chaseCyclesPerLoad<kNonCoherent, kNonCoherent>(
+        s, small.ptr, small.ptr, small.count, 0, steps));
+    localChainKernel<<<1, 1>>>(0, 4096, s.cycles.ptr, s.sink.ptr);
+    checkLaunch("localChainKernel");
+    rungs[5].cycles.push_back(s.read() / 4096);
+
+    auto near = randomLines(4 << 20, steps, 100 + r);
+    uploadChain(big.ptr, near);
+    rungs[6].cycles.push_back(chaseCyclesPerLoad<kCacheGlobal, kCacheGlobal>(
+        s, big.ptr, big.ptr, (4 << 20) / 4, near[0], steps));
+    size_t farBytes = size_t(0.9 * l2) / 128 * 128;
+    auto far = randomLines(farBytes, steps, 200 + r);
+    uploadChain(big.ptr, far);
+    rungs[7].cycles.push_back(chaseCyclesPerLoad<kCacheGlobal, kCacheGlobal>(
+        s, big.ptr, big.ptr, farBytes / 4, far[0], steps));
+    auto dram = randomLines(dramRegion, steps, 300 + r);
+    uploadChain(big.ptr, dram);
+    rungs[8].cycles.push_back(chaseCyclesPerLoad<kCacheGlobal, kCacheGlobal>(
+        s, big.ptr, flush.ptr, flush.count, dram[0], steps));
+  }
+  for (auto& g : rungs) {
+    std::vector<Param> p = {str("level", g.level)};
+    if (g.footprintBytes > 0) p.push_back(num("footprint_bytes", g.footprintBytes));
+    out.add("latency_cycles", p, "cycles", g.method).samples = g.cycles;
+    auto& ns = out.add("latency_ns", p, "ns", std::string(g.method) + "; cycles / measured SM clock");
+    for (double c : g.cycles) ns.samples.push_back(toNs(ctx, c));
+  }
+}
+
+void runL1LatencyVsFootprint(Context& ctx, ProbeOutput& out) {
+  ChaseScratch s;
+  PROBE_CHECK(cudaFuncSetAttribute(chaseKernel<kCacheAll, kCacheAll>,
+                                   cudaFuncAttributePreferredSharedMemoryCarveout, 0));
+  const std::vector<int> kib = {16,  32,  64,  96,  128, 160, 176, 192, 200, 208, 216,
+                                224, 232, 240, 248, 256, 272, 288, 320, 384, 512};
+  DeviceBuffer<uint32_t> buf(512 * 1024 / 4);
+  std::vector<Value*> vals;
+  for (int k : kib)
+    vals.push_back(&out.add("latency_cycles", {num("footprint_kib", k)}, "cycles",
+                            "ld.global.ca sequential chase, 128-byte stride, one timed lap"));
+  for (int r = 0; r < ctx.runs; ++r) {
+    for (size_t i = 0; i < kib.size(); ++i) {
+      size_t fp = size_t(kib[i]) * 1024;
+      uploadChain(buf.ptr, sequentialOrder(fp, 128));
+      uint32_t steps = std::max<uint32_t>(uint32_t(fp / 128), 1024);
+      vals[i]->samples.push_back(
+          chaseCyclesPerLoad<kCacheAll, kCacheAll>(s, buf.ptr, buf.ptr, fp / 4, 0, steps));
+    }
+  }
+}
+
+void runL2LatencyVsFootprint(Context& ctx, ProbeOutput& out) {
+  ChaseScratch s;
+  const double l2MiB = double(ctx.l2Bytes) / (1 << 20);
+  std::vector<double> mib = {1, 2, 4, 8, 12, 16};
+  for (double f = 20; f <= 2.0 * l2MiB + 1e-9; f += (f < 1.4 * l2MiB ? 4 : 16)) mib.push_back(f);
+  mib.push_back(std::ceil(3 * l2MiB / 8) * 8);
+  DeviceBuffer<uint32_t> buf(size_t(mib.back() * (1 << 20)) / 4);
+  std::vector<Value*> vals;
+  for (double m : mib)
+    vals.push_back(&out.add("latency_cycles", {num("footprint_mib", m)}, "cycles",
+                            "ld.global.cg chase of 4096 random lines after a warm-up of the footprint"));
+  auto& nearEnd = out.add("l2_near_plateau_end_mib", {}, "MiB",
+                          "per run: first footprint whose latency exceeds 1.25 x the 4 MiB level");
+  auto& capacity = out.add("l2_capacity_mib", {}, "MiB",
+                           "per run: first footprint whose latency passes 3/4 of the way from the "
+                           "4 MiB level to the largest-footprint (DRAM) level");
+  for (int r = 0; r < ctx.runs; ++r) {
+    std::vector<double> lat;
+    for (size_t i = 0; i < mib.size(); ++i) {
+      size_t fp = size_t(mib[i] * (1 << 20));
+      auto order = randomLines(fp, 4096, 7 * r + uint32_t(i));
+      uploadChain(buf.ptr, order);
+      lat.push_back(chaseCyclesPerLoad<kCacheGlobal, kCacheGlobal>(s, buf.ptr, buf.ptr, fp / 4,
+                                                                   order[0], 4096));
+      vals[i]->samples.push_back(lat.back());
+    }
+    double base = lat[2], top = lat.back();
+    for (size_t i = 0; i < mib.size(); ++i)
+      if (lat[i] > 1.25 * base) { nearEnd.samples.push_back(mib[i]); break; }
+    for (size_t i = 0; i < mib.size(); ++i)
+      if (lat[i] > base + 0.75 * (top - base)) { capacity.samples.push_back(mib[i]); break; }
+  }
+}
+
+}  // namespace probe

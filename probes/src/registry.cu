@@ -1,0 +1,110 @@
+// The list of probes in the order the suite runs them. The order matters in
+// one place: sm_clock runs first so later probes can convert cycles to ns.
+#include "probe.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace probe {
+
+Param num(const std::string& key, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return Param{key, buf};
+}
+
+Param str(const std::string& key, const std::string& v) { return Param{key, "\"" + v + "\""}; }
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+void runSmClock(Context&, ProbeOutput&);
+void runLatencyLadder(Context&, ProbeOutput&);
+void runL1LatencyVsFootprint(Context&, ProbeOutput&);
+void runL2LatencyVsFootprint(Context&, ProbeOutput&);
+void runWarpBroadcast(Context&, ProbeOutput&);
+void runAccessConstraints(Context&, ProbeOutput&);
+void runSharedBankConflicts(Context&, ProbeOutput&);
+void runConstantSerialization(Context&, ProbeOutput&);
+void runGlobalBandwidthByType(Context&, ProbeOutput&);
+void runGlobalBandwidthByStride(Context&, ProbeOutput&);
+void runGlobalBandwidthByOffset(Context&, ProbeOutput&);
+void runDramBandwidthVsConfig(Context&, ProbeOutput&);
+void runSharedThroughputVsWarps(Context&, ProbeOutput&);
+void runAluThroughputVsWarps(Context&, ProbeOutput&);
+void runL1Geometry(Context&, ProbeOutput&);
+void runSectorSize(Context&, ProbeOutput&);
+void runTlbReach(Context&, ProbeOutput&);
+
+const std::vector<ProbeInfo>& allProbes() {
+  static const std::vector<ProbeInfo> probes = {
+      {"sm_clock", "SM clock during the run",
+       "one thread spins ~20M cycles; clock64 cycles over %globaltimer ns", runSmClock},
+      {"latency_ladder", "Load latency by memory level",
+       "single-thread pointer chase (j = a[j]), warm-up inside the timed launch, cycles by clock64 "
+       "over the dependent loads, including the address arithmetic of each step",
+       runLatencyLadder},
+      {"l1_latency_vs_footprint", "L1 (ld.global.ca) latency against footprint",
+       "single-thread sequential pointer chase at a 128-byte stride after a block-wide warm-up "
+       "of the whole footprint in the same launch; preferred shared-memory carve-out 0 (max L1)",
+       runL1LatencyVsFootprint},
+      {"l2_latency_vs_footprint", "L2 (ld.global.cg) latency against footprint",
+       "block-wide warm-up of the footprint, then one thread chases 4096 lines sampled at random "
+       "across it (random order, 128-byte lines)",
+       runL2LatencyVsFootprint},
+      {"warp_broadcast", "Warp-level broadcast vs parallel access",
+       "one warp, p = a[q]; q = a[p] on an identity array (seed 000 sec. 4.2); k lanes share each "
+       "distinct element; cycles per load",
+       runWarpBroadcast},
+      {"access_constraints", "Aligned / misaligned / non-consecutive warp access",
+       "one warp, same chase as warp_broadcast with lane addresses: consecutive aligned, "
+       "consecutive permuted, consecutive shifted by one word, 33-word stride (seed 000 sec. 4.3)",
+       runAccessConstraints},
+      {"shared_bank_conflicts", "Shared-memory bank conflicts",
+       "latency: one warp chasing on 32x32 words, lane l reads row (l mod d), column l/d; "
+       "throughput: 1024 threads per SM, 16 independent volatile shared loads per iteration, "
+       "bytes over clock64 cycles per SM",
+       runSharedBankConflicts},
+      {"constant_serialization", "Constant-memory latency against distinct addresses per warp",
+       "one warp chasing in __constant__ memory, lane l reads element (l mod n) (one 128-byte "
+       "line) or (l mod n)*64 (distinct lines); cycles per load",
+       runConstantSerialization},
+      {"global_bandwidth_by_type", "Global copy bandwidth by element type",
+       "out[i] = in[i], one element per thread, 256 threads per block, 256 MiB each way; bytes "
+       "read + written over CUDA-event time; against cudaMemcpy device-to-device",
+       runGlobalBandwidthByType},
+      {"global_bandwidth_by_stride", "Global float gather bandwidth by stride",
+       "out[i] = in[(i*s) mod n], 32M threads; useful bytes (4 read + 4 written a thread) over time",
+       runGlobalBandwidthByStride},
+      {"global_bandwidth_by_offset", "Global float copy bandwidth by misaligning offset",
+       "out[i] = in[i + off], 64M floats; bytes read + written over time", runGlobalBandwidthByOffset},
+      {"dram_bandwidth_vs_config", "DRAM read bandwidth against blocks, threads, bytes in flight",
+       "grid-stride float4 read of 1 GiB with M independent loads per thread per iteration",
+       runDramBandwidthVsConfig},
+      {"shared_throughput_vs_warps", "Shared-memory throughput against warps per SM",
+       "conflict-free 4-byte volatile shared loads, 1..64 warps per SM; bytes per clock64 cycle per SM",
+       runSharedThroughputVsWarps},
+      {"alu_throughput_vs_warps", "FP32 FMA rate against warps per SM",
+       "8 independent dependent-FMA chains per thread; warp instructions per cycle per SM",
+       runAluThroughputVsWarps},
+      {"l1_geometry", "L1 capacity by fine-grained chase (seed 001 sec. 3.2)",
+       "one thread records the latency of every access of the second lap in shared memory (8 KiB "
+       "static shared); a miss is a latency over the midpoint of the L1-hit and L2-hit levels",
+       runL1Geometry},
+      {"sector_size", "Fetch granularity of L1 and L2",
+       "cold-cache chase at a 4-byte stride, every access recorded; granularity = bytes walked "
+       "over misses",
+       runSectorSize},
+      {"tlb_reach", "Latency against pages touched (TLB reach)",
+       "one thread chases 64-bit pointers placed one per stride (2 MiB .. 1 GiB) in a large "
+       "allocation, L2-resident lines (ld.global.cg), warm lap then timed laps",
+       runTlbReach},
+  };
+  return probes;
+}
+
+}  // namespace probe
