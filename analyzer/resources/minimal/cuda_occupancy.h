@@ -1,0 +1,2 @@
+/* warplint minimal-CUDA mode: nothing from this header is declared. */
+#pragma once
