@@ -681,6 +681,37 @@ TEST(ClangCommand, MinimalHeaderParsesSampleKernel) {
   EXPECT_EQ(parseErrors(buildClangCommand(job, opts)).size(), 1u);
 }
 
+TEST(ClangCommand, MinimalModeCooperativeGroupsAndHalf) {
+  TempDir tmp;
+  std::string file = tmp.write("cg.cu", R"(
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+namespace cg = cooperative_groups;
+__global__ void k(float *out, const __half *in, const __nv_bfloat16 *b) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+  float v = __half2float(in[block.thread_rank()]) + __bfloat162float(b[0]);
+  for (int o = warp.size() / 2; o > 0; o /= 2) v += warp.shfl_down(v, o);
+  v = cg::reduce(warp, v, cg::plus<float>());
+  block.sync();
+  __half h = __hadd(__float2half(v), in[0]) * in[1];
+  if (warp.thread_rank() == 0) atomicAdd(out, v + __half2float(h));
+}
+)");
+  CompileJob job;
+  job.file = file;
+  job.directory = tmp.path();
+  FrontendOptions opts;
+  opts.forceMinimalCuda = true;
+  for (const char *std : {"c++14", "c++17", "c++20"}) {
+    opts.defaultStd = std;
+    auto errors = parseErrors(buildClangCommand(job, opts));
+    EXPECT_TRUE(errors.empty()) << std << ": " << joined(errors);
+  }
+}
+
 TEST(ClangCommand, ToolkitParsesSampleKernel) {
   EnvGuard env;
   unsetenv("WARPLINT_CUDA_SEARCH");
