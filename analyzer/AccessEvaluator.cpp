@@ -1,0 +1,219 @@
+#include "analyzer/AccessEvaluator.h"
+#include "analyzer/WarpSimulator.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace warplint {
+
+namespace {
+
+// Representative warps of a block: the first two (a 2-D block's second row
+// of warps often differs) and the last.
+std::vector<int> representativeWarps(const BlockShape &block) {
+  int64_t warps = (block.threads() + kWarpSize - 1) / kWarpSize;
+  std::vector<int> out{0};
+  if (warps > 1)
+    out.push_back(1);
+  if (warps > 2)
+    out.push_back(static_cast<int>(warps - 1));
+  return out;
+}
+
+bool laneActive(const GuardedAccess &a, const Binding &b) {
+  for (auto &g : a.guards) {
+    auto v = evaluate(*g, b);
+    if (v && *v == 0)
+      return false; // a guard we cannot evaluate is taken as true
+  }
+  return true;
+}
+
+struct LoopPlan {
+  std::shared_ptr<const LoopRecurrence> loop;
+  std::vector<int64_t> iterations;
+};
+
+// Iterations at which a warp-uniform loop is evaluated: all of them while its
+// condition holds for some lane, up to a cap.
+std::vector<int64_t> loopIterations(const LoopRecurrence &rec, const Binding &base, int cap) {
+  std::vector<int64_t> ks;
+  for (int64_t k = 0; k < cap; ++k) {
+    bool anyLane = false, known = true;
+    Binding b = base;
+    for (int l = 0; l < kWarpSize && !anyLane; ++l) {
+      b.threadIdx[0] = l; // the condition is mostly uniform; a few lanes suffice
+      Binding withK = b;
+      withK.loopIter[rec.loopId] = k;
+      if (!rec.cond) {
+        anyLane = true;
+        break;
+      }
+      auto c = evaluate(*rec.cond, withK);
+      if (!c) {
+        known = false;
+        break;
+      }
+      anyLane = *c != 0;
+    }
+    if (!known) { // an unknown bound: a few representative iterations
+      if (k < 4)
+        ks.push_back(k);
+      else
+        break;
+      continue;
+    }
+    if (!anyLane)
+      break;
+    ks.push_back(k);
+  }
+  return ks;
+}
+
+std::string describeIteration(const std::vector<LoopPlan> &plans, const Binding &b) {
+  std::ostringstream os;
+  bool first = true;
+  for (auto &p : plans) {
+    auto k = b.loopIter.at(p.loop->loopId);
+    if (p.iterations.size() <= 1)
+      continue;
+    auto v = loopValueAt(*p.loop, b, k);
+    if (!p.loop->init->dependsOn(SymbolKind::ThreadIdx) && v) {
+      os << (first ? "" : ", ") << p.loop->var << " = " << *v;
+    } else {
+      os << (first ? "" : ", ") << "iteration " << k << " of the " << p.loop->var << " loop";
+    }
+    first = false;
+  }
+  return os.str();
+}
+
+} // namespace
+
+double evaluationSeverity(const WarpAccessEval &e, AddressSpace space) {
+  if (space == AddressSpace::Shared)
+    return e.bankConflictDegree + 0.001 * e.wavefronts;
+  if (e.idealSectors == 0)
+    return 0;
+  return static_cast<double>(e.sectors) / e.idealSectors;
+}
+
+std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, const BlockShape &block,
+                                                 const EvaluationOptions &opts) {
+  Binding base;
+  base.blockDim[0] = block.x;
+  base.blockDim[1] = block.y;
+  base.blockDim[2] = block.z;
+  BlockShape grid = opts.grid.value_or(BlockShape{opts.symbolicValue, opts.symbolicValue, 1});
+  base.gridDim[0] = grid.x;
+  base.gridDim[1] = grid.y;
+  base.gridDim[2] = grid.z;
+  base.paramValue = opts.symbolicValue;
+
+  // Every loop the address or a guard depends on, outermost first as found.
+  std::vector<std::shared_ptr<const LoopRecurrence>> loops;
+  access.byteOffset->collectLoops(loops);
+  for (auto &g : access.guards)
+    g->collectLoops(loops);
+  std::vector<LoopPlan> plans;
+  size_t combos = 1;
+  for (auto &l : loops) {
+    Binding b = base;
+    for (auto &p : plans)
+      b.loopIter[p.loop->loopId] = 0;
+    plans.push_back({l, loopIterations(*l, b, opts.maxIterationsPerLoop)});
+    if (plans.back().iterations.empty())
+      return std::nullopt; // the loop never runs under this shape
+    combos *= plans.back().iterations.size();
+  }
+  // Keep the enumeration bounded: thin each loop's iterations evenly.
+  while (combos > static_cast<size_t>(opts.maxBindings)) {
+    auto widest = std::max_element(plans.begin(), plans.end(), [](auto &a, auto &b) {
+      return a.iterations.size() < b.iterations.size();
+    });
+    std::vector<int64_t> thinned;
+    for (size_t i = 0; i < widest->iterations.size(); i += 2)
+      thinned.push_back(widest->iterations[i]);
+    combos = combos / widest->iterations.size() * thinned.size();
+    widest->iterations = thinned;
+  }
+
+  std::optional<WarpAccessEval> worst;
+  double worstSeverity = -1;
+  const int64_t blockIdxChoices[2] = {0, 1};
+  std::vector<size_t> cursor(plans.size(), 0);
+  for (;;) {
+    Binding iterBinding = base;
+    for (size_t i = 0; i < plans.size(); ++i)
+      iterBinding.loopIter[plans[i].loop->loopId] = plans[i].iterations[cursor[i]];
+    for (int warp : representativeWarps(block)) {
+      for (int64_t bi : blockIdxChoices) {
+        Binding b = iterBinding;
+        b.blockIdx[0] = b.blockIdx[1] = b.blockIdx[2] = bi;
+        LaneAddresses lanes;
+        lanes.widthBytes = access.widthBytes;
+        bool anyUnknown = false;
+        for (int l = 0; l < kWarpSize; ++l) {
+          int64_t tid = static_cast<int64_t>(warp) * kWarpSize + l;
+          if (tid >= block.threads())
+            continue;
+          b.threadIdx[0] = tid % block.x;
+          b.threadIdx[1] = (tid / block.x) % block.y;
+          b.threadIdx[2] = tid / (block.x * block.y);
+          if (!laneActive(access, b))
+            continue;
+          auto addr = evaluate(*access.byteOffset, b);
+          if (!addr) {
+            anyUnknown = true;
+            break;
+          }
+          lanes.active[l] = true;
+          lanes.address[l] = *addr;
+        }
+        if (anyUnknown)
+          return std::nullopt;
+        if (lanes.activeCount() == 0)
+          continue;
+        WarpAccessEval e;
+        e.block = block;
+        e.warpInBlock = warp;
+        e.activeLanes = lanes.activeCount();
+        e.uniform = lanes.uniform();
+        if (lanes.active[0] && lanes.active[1]) {
+          e.laneStrideKnown = true;
+          e.laneStrideBytes = lanes.address[1] - lanes.address[0];
+        }
+        if (access.space == AddressSpace::Shared) {
+          auto c = sharedBankConflicts(lanes);
+          e.bankConflictDegree = c.degree;
+          e.wavefronts = c.wavefronts;
+          e.idealWavefronts = c.idealWavefronts;
+          e.conflictBank = c.bank;
+          e.conflictLanes = c.lanes;
+        } else {
+          auto s = globalSectors(lanes);
+          e.sectors = s.sectors;
+          e.idealSectors = s.idealSectors;
+        }
+        double sev = evaluationSeverity(e, access.space);
+        if (sev > worstSeverity) {
+          worstSeverity = sev;
+          e.iteration = describeIteration(plans, b);
+          worst = e;
+        }
+      }
+    }
+    // Next combination of loop iterations (odometer order).
+    size_t i = 0;
+    for (; i < plans.size(); ++i) {
+      if (++cursor[i] < plans[i].iterations.size())
+        break;
+      cursor[i] = 0;
+    }
+    if (i == plans.size())
+      break;
+  }
+  return worst;
+}
+
+} // namespace warplint

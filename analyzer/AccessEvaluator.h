@@ -1,0 +1,37 @@
+// Instantiates the lanes of a warp for an access whose byte address is a
+// symbolic expression, under a block shape, and measures what the warp does:
+// bank-conflict degree for shared memory, sectors per request for global.
+// Warp-uniform unknowns (loop iterations, warp index, block index) are
+// enumerated and the worst case is kept, with the binding that produced it.
+#pragma once
+
+#include "analyzer/AnalysisResults.h"
+#include "analyzer/IndexExpr.h"
+#include <optional>
+#include <vector>
+
+namespace warplint {
+
+struct GuardedAccess {
+  ExprRef byteOffset;          // address relative to a 256-byte aligned base
+  int64_t widthBytes = 4;
+  AddressSpace space = AddressSpace::Global;
+  std::vector<ExprRef> guards; // each must be non-zero for a lane to take part
+};
+
+struct EvaluationOptions {
+  std::optional<BlockShape> grid;
+  int64_t symbolicValue = 1024;
+  int maxIterationsPerLoop = 64;
+  int maxBindings = 2048; // cap on (warp, block, iteration) combinations
+};
+
+// The worst evaluation for this block shape, or nullopt when the address
+// could not be evaluated for any lane (unknown index) or no lane is active.
+std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, const BlockShape &block,
+                                                 const EvaluationOptions &opts);
+
+// Ranking used to pick the worst evaluation: larger is worse.
+double evaluationSeverity(const WarpAccessEval &e, AddressSpace space);
+
+} // namespace warplint

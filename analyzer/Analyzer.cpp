@@ -1,0 +1,294 @@
+#include "analyzer/Analyzer.h"
+#include "analyzer/KernelWalker.h"
+#include "analyzer/LaunchSites.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/SmallString.h"
+
+#include <map>
+#include <set>
+
+namespace warplint {
+
+using namespace clang;
+
+const char *addressSpaceName(AddressSpace s) {
+  switch (s) {
+  case AddressSpace::Global: return "global";
+  case AddressSpace::Shared: return "shared";
+  case AddressSpace::Constant: return "constant";
+  case AddressSpace::Local: return "local";
+  case AddressSpace::Generic: return "generic";
+  }
+  return "generic";
+}
+
+std::string BlockShape::str() const {
+  return "(" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + ")";
+}
+
+namespace {
+
+// Keeps the errors of a parse; warnings are not ours to report.
+class ErrorCollector : public DiagnosticConsumer {
+public:
+  std::vector<FrontendMessage> errors;
+  bool fatal = false;
+  void HandleDiagnostic(DiagnosticsEngine::Level level, const Diagnostic &info) override {
+    DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (level < DiagnosticsEngine::Error)
+      return;
+    fatal = fatal || level == DiagnosticsEngine::Fatal;
+    FrontendMessage m;
+    m.level = level == DiagnosticsEngine::Fatal ? "fatal" : "error";
+    llvm::SmallString<256> text;
+    info.FormatDiagnostic(text);
+    m.message = text.str().str();
+    if (info.hasSourceManager() && info.getLocation().isValid())
+      m.loc = toLocation(info.getSourceManager(), info.getLocation());
+    errors.push_back(std::move(m));
+  }
+};
+
+struct UnitModel {
+  std::vector<ModeledKernel> kernels;
+  std::vector<LaunchSite> launches;
+  std::vector<const FunctionDecl *> launchCallees; // parallel to launches
+  std::vector<const FunctionDecl *> kernelDecls;   // parallel to kernels
+};
+
+bool isDeviceFunction(const FunctionDecl *fd) {
+  if (fd->hasAttr<CUDAGlobalAttr>())
+    return true;
+  // Explicit __device__ functions; the implicit host-device ones come from
+  // headers and constexpr functions, not from the user's kernels.
+  auto *a = fd->getAttr<CUDADeviceAttr>();
+  return a && !a->isImplicit();
+}
+
+class ModelVisitor : public RecursiveASTVisitor<ModelVisitor> {
+public:
+  ModelVisitor(ASTContext &ctx, UnitModel &out) : ctx_(ctx), sm_(ctx.getSourceManager()), out_(out) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool TraverseDecl(Decl *d) {
+    // Headers outside the user's code (the CUDA toolkit, cub, the standard
+    // library) are skipped whole: they hold no kernels of the user's and
+    // walking them would dominate the run time.
+    if (d && !isa<TranslationUnitDecl>(d) && d->getLocation().isValid() &&
+        sm_.isInSystemHeader(sm_.getExpansionLoc(d->getLocation())))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(d);
+  }
+
+  bool TraverseFunctionDecl(FunctionDecl *fd) {
+    const FunctionDecl *saved = current_;
+    current_ = fd;
+    bool r = RecursiveASTVisitor::TraverseFunctionDecl(fd);
+    current_ = saved;
+    return r;
+  }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *md) {
+    const FunctionDecl *saved = current_;
+    current_ = md;
+    bool r = RecursiveASTVisitor::TraverseCXXMethodDecl(md);
+    current_ = saved;
+    return r;
+  }
+
+  bool VisitFunctionDecl(FunctionDecl *fd) {
+    if (!fd->doesThisDeclarationHaveABody() || fd->isInvalidDecl() || !isDeviceFunction(fd))
+      return true;
+    if (fd->getDescribedFunctionTemplate()) {
+      // A template pattern: its instantiations are analyzed instead, when any
+      // exist; otherwise the pattern, as far as its types are known.
+      auto *tmpl = fd->getDescribedFunctionTemplate();
+      if (!tmpl->specializations().empty())
+        return true;
+    }
+    if (!seen_.insert(fd).second)
+      return true;
+    out_.kernels.push_back(modelKernel(ctx_, fd));
+    out_.kernelDecls.push_back(fd);
+    return true;
+  }
+
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *call) {
+    out_.launches.push_back(modelLaunch(ctx_, call, current_));
+    out_.launchCallees.push_back(call->getDirectCallee());
+    return true;
+  }
+
+private:
+  ASTContext &ctx_;
+  SourceManager &sm_;
+  UnitModel &out_;
+  const FunctionDecl *current_ = nullptr;
+  std::set<const FunctionDecl *> seen_;
+};
+
+// The action is owned and destroyed by clang's tooling, so what it builds
+// lives outside it.
+struct UnitOutput {
+  UnitModel model;
+  bool handled = false; // the AST reached our consumer
+};
+
+class ModelConsumer : public ASTConsumer {
+public:
+  explicit ModelConsumer(UnitOutput &out) : out_(out) {}
+  void HandleTranslationUnit(ASTContext &ctx) override {
+    ModelVisitor v(ctx, out_.model);
+    v.TraverseDecl(ctx.getTranslationUnitDecl());
+    out_.handled = true;
+  }
+
+private:
+  UnitOutput &out_;
+};
+
+class ModelAction : public ASTFrontendAction {
+public:
+  explicit ModelAction(UnitOutput &out) : out_(out) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
+    return std::make_unique<ModelConsumer>(out_);
+  }
+
+private:
+  UnitOutput &out_;
+};
+
+bool sameKernel(const FunctionDecl *launched, const FunctionDecl *analyzed) {
+  if (!launched || !analyzed)
+    return false;
+  if (launched->getCanonicalDecl() == analyzed->getCanonicalDecl())
+    return true;
+  // A launch of k<float> tells the shape of the pattern k<T> too.
+  if (auto *pattern = launched->getTemplateInstantiationPattern())
+    return pattern->getCanonicalDecl() == analyzed->getCanonicalDecl();
+  return false;
+}
+
+BlockShape defaultShape(const ModeledKernel &k, const AnalyzerOptions &opts) {
+  if (k.threadDims >= 3)
+    return opts.default3D;
+  if (k.threadDims == 2)
+    return opts.default2D;
+  if (k.info.launchBoundsMaxThreads && *k.info.launchBoundsMaxThreads >= 32)
+    return BlockShape{*k.info.launchBoundsMaxThreads, 1, 1};
+  return opts.default1D;
+}
+
+void evaluateKernel(ModeledKernel &k, const FunctionDecl *fd, const UnitModel &unit,
+                    const AnalyzerOptions &opts) {
+  std::vector<BlockShape> shapes;
+  std::optional<BlockShape> grid;
+  std::string source;
+  for (size_t i = 0; i < unit.launches.size(); ++i) {
+    if (!sameKernel(unit.launchCallees[i], fd) || !unit.launches[i].block)
+      continue;
+    const BlockShape &b = *unit.launches[i].block;
+    if (b.threads() <= 0 || b.threads() > 1024)
+      continue;
+    if (std::find(shapes.begin(), shapes.end(), b) == shapes.end())
+      shapes.push_back(b);
+    if (unit.launches[i].grid)
+      grid = unit.launches[i].grid;
+    if (source.empty())
+      source = "launch at " + unit.launches[i].loc.file + ":" + std::to_string(unit.launches[i].loc.line);
+  }
+  if (shapes.empty()) {
+    shapes.push_back(defaultShape(k, opts));
+    k.info.blockShapeAssumed = true;
+    source = "default " + shapes.back().str() + ": no launch site with a constant block shape";
+  }
+  k.info.blockShapes = shapes;
+  k.info.blockShapeSource = source;
+
+  EvaluationOptions eo;
+  eo.grid = grid;
+  eo.symbolicValue = opts.symbolicValue;
+  for (auto &a : k.accesses) {
+    MemoryAccess &f = a.fact;
+    if (f.space == AddressSpace::Local || f.space == AddressSpace::Generic || !f.indexKnown)
+      continue;
+    std::vector<Symbol> syms;
+    a.guarded.byteOffset->collectSymbols(syms);
+    for (auto &s : syms)
+      if (s.kind == SymbolKind::Param)
+        f.assumptions.push_back("parameter '" + s.name + "' taken as " + std::to_string(opts.symbolicValue) +
+                                " (a large multiple of 32)");
+    double worst = -1;
+    for (auto &shape : shapes) {
+      auto e = evaluateWarpAccess(a.guarded, shape, eo);
+      if (!e)
+        continue;
+      f.evals.push_back(*e);
+      double sev = evaluationSeverity(*e, f.space);
+      if (sev > worst) {
+        worst = sev;
+        f.worstEval = static_cast<int>(f.evals.size()) - 1;
+      }
+    }
+  }
+}
+
+} // namespace
+
+TranslationUnitResult analyzeUnit(const CompileJob &job, const AnalyzerOptions &opts) {
+  TranslationUnitResult result;
+  result.file = job.file;
+  ClangCommand cmd = buildClangCommand(job, opts.frontend);
+  // Without carets clang also skips its "N errors generated" line on stderr;
+  // errors reach us through the collector below.
+  if (!cmd.argv.empty())
+    cmd.argv.insert(cmd.argv.begin() + 1, "-fno-caret-diagnostics");
+
+  auto files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions{cmd.directory});
+  UnitOutput out;
+  tooling::ToolInvocation invocation(cmd.argv, std::make_unique<ModelAction>(out), files.get());
+  ErrorCollector errors;
+  invocation.setDiagnosticConsumer(&errors);
+  invocation.run();
+
+  result.compileErrors = errors.errors;
+  if (!out.handled) {
+    result.parsed = false;
+    result.fatalError = errors.errors.empty() ? "clang produced no AST for this file"
+                                              : errors.errors.front().message;
+    return result;
+  }
+  result.parsed = true;
+  UnitModel &unit = out.model;
+  for (size_t i = 0; i < unit.kernels.size(); ++i) {
+    ModeledKernel &k = unit.kernels[i];
+    evaluateKernel(k, unit.kernelDecls[i], unit, opts);
+    for (auto &a : k.accesses)
+      k.info.accesses.push_back(std::move(a.fact));
+    result.kernels.push_back(std::move(k.info));
+  }
+  result.launches = unit.launches;
+  if (errors.fatal && result.kernels.empty()) {
+    result.parsed = false;
+    result.fatalError = errors.errors.front().message;
+  }
+  return result;
+}
+
+AnalysisResults analyze(const std::vector<CompileJob> &jobs, const AnalyzerOptions &opts) {
+  AnalysisResults r;
+  for (auto &j : jobs)
+    r.units.push_back(analyzeUnit(j, opts));
+  return r;
+}
+
+} // namespace warplint

@@ -1,0 +1,73 @@
+// Translates Clang expressions inside a device function into symbolic index
+// expressions and memory locations (root variable, address space, byte
+// offset). Locals are followed through their initializers only when nothing
+// else writes them; anything ambiguous becomes an Unknown leaf.
+#pragma once
+
+#include "analyzer/AnalysisResults.h"
+#include "analyzer/IndexExpr.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warplint {
+
+// Which locals and parameters the function body writes after their
+// declaration, or lets escape (address taken, bound to a non-const reference).
+struct LocalWrites {
+  llvm::DenseMap<const clang::VarDecl *, int> writes;
+  llvm::DenseSet<const clang::VarDecl *> escaped;
+  static LocalWrites collect(const clang::Stmt *body);
+  bool isStable(const clang::VarDecl *v) const { return !escaped.count(v) && !writes.lookup(v); }
+};
+
+struct MemoryRef {
+  const clang::ValueDecl *root = nullptr;
+  std::string rootName;
+  AddressSpace space = AddressSpace::Generic;
+  ExprRef byteOffset;
+  int64_t rootElementSize = 0; // size of the root array's or pointer's element
+  std::string rootElementType;
+};
+
+class ExprTranslator {
+public:
+  ExprTranslator(clang::ASTContext &ctx, const clang::FunctionDecl *fn, const LocalWrites &writes)
+      : ctx_(ctx), fn_(fn), writes_(writes) {}
+
+  ExprRef index(const clang::Expr *e);
+  // The memory an lvalue designates; nullopt for registers (plain locals).
+  std::optional<MemoryRef> lvalue(const clang::Expr *e);
+
+  void bindLoopVar(const clang::VarDecl *v, ExprRef value) { loopVars_[v] = std::move(value); }
+  void unbindLoopVar(const clang::VarDecl *v) { loopVars_.erase(v); }
+  int64_t sizeOf(clang::QualType t) const;
+
+  // Scalar parameters that appeared in a translated index, by name.
+  const std::vector<std::string> &symbolicParams() const { return symbolicParams_; }
+  void clearSymbolicParams() { symbolicParams_.clear(); }
+
+  static AddressSpace spaceOf(const clang::ValueDecl *root, const clang::FunctionDecl *fn);
+
+private:
+  ExprRef translate(const clang::Expr *e, int depth);
+  std::optional<MemoryRef> pointerValue(const clang::Expr *e, int depth);
+  std::optional<MemoryRef> lvalueAt(const clang::Expr *e, int depth);
+  ExprRef builtinVar(const clang::Expr *e);
+  MemoryRef rootRef(const clang::ValueDecl *d, clang::QualType elementType);
+
+  clang::ASTContext &ctx_;
+  const clang::FunctionDecl *fn_;
+  const LocalWrites &writes_;
+  llvm::DenseMap<const clang::VarDecl *, ExprRef> loopVars_;
+  std::vector<std::string> symbolicParams_;
+};
+
+} // namespace warplint

@@ -1,0 +1,272 @@
+#include "analyzer/IndexExpr.h"
+
+#include <sstream>
+
+namespace warplint {
+
+ExprRef IndexExpr::constant(int64_t v) {
+  auto e = std::make_shared<IndexExpr>();
+  e->op = ExprOp::Const;
+  e->value = v;
+  return e;
+}
+
+ExprRef IndexExpr::symbol(Symbol s) {
+  auto e = std::make_shared<IndexExpr>();
+  e->op = ExprOp::Sym;
+  e->sym = std::move(s);
+  return e;
+}
+
+ExprRef IndexExpr::unknown(std::string why) {
+  auto e = std::make_shared<IndexExpr>();
+  e->op = ExprOp::Unknown;
+  e->unknownReason = std::move(why);
+  return e;
+}
+
+ExprRef IndexExpr::loopVar(std::shared_ptr<const LoopRecurrence> rec) {
+  auto e = std::make_shared<IndexExpr>();
+  e->op = ExprOp::LoopVar;
+  e->loop = std::move(rec);
+  return e;
+}
+
+ExprRef IndexExpr::make(ExprOp op, std::vector<ExprRef> operands) {
+  // Fold constants and the identities that keep printed forms readable.
+  bool allConst = !operands.empty();
+  for (auto &o : operands)
+    allConst = allConst && o->op == ExprOp::Const;
+  auto e = std::make_shared<IndexExpr>();
+  e->op = op;
+  e->operands = std::move(operands);
+  if (allConst) {
+    Binding none;
+    if (auto v = evaluate(*e, none))
+      return constant(*v);
+  }
+  if (e->operands.size() == 2) {
+    auto &a = e->operands[0], &b = e->operands[1];
+    auto isConst = [](const ExprRef &x, int64_t v) { return x->op == ExprOp::Const && x->value == v; };
+    if ((op == ExprOp::Add || op == ExprOp::Sub || op == ExprOp::Or || op == ExprOp::Xor ||
+         op == ExprOp::Shl || op == ExprOp::Shr) && isConst(b, 0))
+      return a;
+    if ((op == ExprOp::Add || op == ExprOp::Or || op == ExprOp::Xor) && isConst(a, 0))
+      return b;
+    if ((op == ExprOp::Mul || op == ExprOp::Div) && isConst(b, 1))
+      return a;
+    if (op == ExprOp::Mul && isConst(a, 1))
+      return b;
+    if (op == ExprOp::Mul && (isConst(a, 0) || isConst(b, 0)))
+      return constant(0);
+  }
+  return e;
+}
+
+bool IndexExpr::isKnown() const {
+  if (op == ExprOp::Unknown)
+    return false;
+  if (op == ExprOp::LoopVar) {
+    if (!loop->init->isKnown() || !loop->step->isKnown())
+      return false;
+    return !loop->cond || loop->cond->isKnown();
+  }
+  for (auto &o : operands)
+    if (!o->isKnown())
+      return false;
+  return true;
+}
+
+std::string IndexExpr::firstUnknownReason() const {
+  if (op == ExprOp::Unknown)
+    return unknownReason;
+  if (op == ExprOp::LoopVar) {
+    for (auto *p : {&loop->init, &loop->step})
+      if (!(*p)->isKnown())
+        return (*p)->firstUnknownReason();
+    return {};
+  }
+  for (auto &o : operands)
+    if (!o->isKnown())
+      return o->firstUnknownReason();
+  return {};
+}
+
+bool IndexExpr::dependsOn(SymbolKind k) const {
+  if (op == ExprOp::Sym)
+    return sym.kind == k;
+  if (op == ExprOp::LoopVar)
+    return loop->init->dependsOn(k) || loop->step->dependsOn(k);
+  for (auto &o : operands)
+    if (o->dependsOn(k))
+      return true;
+  return false;
+}
+
+void IndexExpr::collectSymbols(std::vector<Symbol> &out) const {
+  if (op == ExprOp::Sym) {
+    for (auto &s : out)
+      if (s == sym)
+        return;
+    out.push_back(sym);
+    return;
+  }
+  if (op == ExprOp::LoopVar) {
+    loop->init->collectSymbols(out);
+    loop->step->collectSymbols(out);
+    if (loop->cond)
+      loop->cond->collectSymbols(out);
+    return;
+  }
+  for (auto &o : operands)
+    o->collectSymbols(out);
+}
+
+void IndexExpr::collectLoops(std::vector<std::shared_ptr<const LoopRecurrence>> &out) const {
+  if (op == ExprOp::LoopVar) {
+    for (auto &l : out)
+      if (l->loopId == loop->loopId)
+        return;
+    out.push_back(loop);
+    loop->init->collectLoops(out);
+    loop->step->collectLoops(out);
+    return;
+  }
+  for (auto &o : operands)
+    o->collectLoops(out);
+}
+
+static const char *opSpelling(ExprOp op) {
+  switch (op) {
+  case ExprOp::Add: return " + ";
+  case ExprOp::Sub: return " - ";
+  case ExprOp::Mul: return "*";
+  case ExprOp::Div: return " / ";
+  case ExprOp::Rem: return " % ";
+  case ExprOp::Shl: return " << ";
+  case ExprOp::Shr: return " >> ";
+  case ExprOp::And: return " & ";
+  case ExprOp::Or: return " | ";
+  case ExprOp::Xor: return " ^ ";
+  case ExprOp::Lt: return " < ";
+  case ExprOp::Le: return " <= ";
+  case ExprOp::Gt: return " > ";
+  case ExprOp::Ge: return " >= ";
+  case ExprOp::Eq: return " == ";
+  case ExprOp::Ne: return " != ";
+  case ExprOp::LAnd: return " && ";
+  case ExprOp::LOr: return " || ";
+  default: return " ? ";
+  }
+}
+
+std::string IndexExpr::str() const {
+  std::ostringstream os;
+  switch (op) {
+  case ExprOp::Const: os << value; break;
+  case ExprOp::Sym: os << sym.name; break;
+  case ExprOp::Unknown: os << "?"; break;
+  case ExprOp::LoopVar: os << loop->var; break;
+  case ExprOp::Neg: os << "-(" << operands[0]->str() << ")"; break;
+  case ExprOp::Not: os << "!(" << operands[0]->str() << ")"; break;
+  case ExprOp::BitNot: os << "~(" << operands[0]->str() << ")"; break;
+  case ExprOp::Min: case ExprOp::Max:
+    os << (op == ExprOp::Min ? "min(" : "max(") << operands[0]->str() << ", " << operands[1]->str() << ")";
+    break;
+  case ExprOp::Select:
+    os << "(" << operands[0]->str() << " ? " << operands[1]->str() << " : " << operands[2]->str() << ")";
+    break;
+  default: {
+    auto part = [&](const ExprRef &o) {
+      bool paren = o->operands.size() >= 2 && o->op != op && o->op != ExprOp::Mul;
+      return paren ? "(" + o->str() + ")" : o->str();
+    };
+    os << part(operands[0]) << opSpelling(op) << part(operands[1]);
+  }
+  }
+  return os.str();
+}
+
+std::optional<int64_t> loopValueAt(const LoopRecurrence &rec, const Binding &b, int64_t k) {
+  auto v = evaluate(*rec.init, b);
+  auto step = evaluate(*rec.step, b);
+  if (!v || !step)
+    return std::nullopt;
+  int64_t x = *v;
+  for (int64_t i = 0; i < k; ++i) {
+    switch (rec.stepOp) {
+    case ExprOp::Add: x += *step; break;
+    case ExprOp::Sub: x -= *step; break;
+    case ExprOp::Mul: x *= *step; break;
+    case ExprOp::Div: if (*step == 0) return std::nullopt; x /= *step; break;
+    case ExprOp::Shl: if (*step < 0 || *step > 62) return std::nullopt; x <<= *step; break;
+    case ExprOp::Shr: if (*step < 0 || *step > 62) return std::nullopt; x >>= *step; break;
+    default: return std::nullopt;
+    }
+  }
+  return x;
+}
+
+std::optional<int64_t> evaluate(const IndexExpr &e, const Binding &b) {
+  switch (e.op) {
+  case ExprOp::Const: return e.value;
+  case ExprOp::Unknown: return std::nullopt;
+  case ExprOp::Sym: {
+    int d = e.sym.index;
+    switch (e.sym.kind) {
+    case SymbolKind::ThreadIdx: return b.threadIdx[d];
+    case SymbolKind::BlockIdx: return b.blockIdx[d];
+    case SymbolKind::BlockDim: return b.blockDim[d];
+    case SymbolKind::GridDim: return b.gridDim[d];
+    case SymbolKind::Param: {
+      auto it = b.paramOverride.find(d);
+      return it != b.paramOverride.end() ? it->second : b.paramValue;
+    }
+    }
+    return std::nullopt;
+  }
+  case ExprOp::LoopVar: {
+    auto it = b.loopIter.find(e.loop->loopId);
+    if (it == b.loopIter.end())
+      return std::nullopt;
+    return loopValueAt(*e.loop, b, it->second);
+  }
+  default: break;
+  }
+  std::vector<int64_t> v;
+  for (auto &o : e.operands) {
+    auto x = evaluate(*o, b);
+    if (!x)
+      return std::nullopt;
+    v.push_back(*x);
+  }
+  switch (e.op) {
+  case ExprOp::Neg: return -v[0];
+  case ExprOp::Not: return v[0] == 0;
+  case ExprOp::BitNot: return ~v[0];
+  case ExprOp::Add: return v[0] + v[1];
+  case ExprOp::Sub: return v[0] - v[1];
+  case ExprOp::Mul: return v[0] * v[1];
+  case ExprOp::Div: if (v[1] == 0) return std::nullopt; return v[0] / v[1];
+  case ExprOp::Rem: if (v[1] == 0) return std::nullopt; return v[0] % v[1];
+  case ExprOp::Shl: if (v[1] < 0 || v[1] > 62) return std::nullopt; return v[0] << v[1];
+  case ExprOp::Shr: if (v[1] < 0 || v[1] > 62) return std::nullopt; return v[0] >> v[1];
+  case ExprOp::And: return v[0] & v[1];
+  case ExprOp::Or: return v[0] | v[1];
+  case ExprOp::Xor: return v[0] ^ v[1];
+  case ExprOp::Min: return std::min(v[0], v[1]);
+  case ExprOp::Max: return std::max(v[0], v[1]);
+  case ExprOp::Lt: return v[0] < v[1];
+  case ExprOp::Le: return v[0] <= v[1];
+  case ExprOp::Gt: return v[0] > v[1];
+  case ExprOp::Ge: return v[0] >= v[1];
+  case ExprOp::Eq: return v[0] == v[1];
+  case ExprOp::Ne: return v[0] != v[1];
+  case ExprOp::LAnd: return v[0] && v[1];
+  case ExprOp::LOr: return v[0] || v[1];
+  case ExprOp::Select: return v[0] ? v[1] : v[2];
+  default: return std::nullopt;
+  }
+}
+
+} // namespace warplint

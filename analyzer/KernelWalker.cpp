@@ -1,0 +1,451 @@
+#include "analyzer/KernelWalker.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+#include <regex>
+#include <set>
+
+namespace warplint {
+
+using namespace clang;
+
+SourceLocation toLocation(const SourceManager &sm, clang::SourceLocation loc) {
+  SourceLocation out;
+  if (loc.isInvalid())
+    return out;
+  PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(loc));
+  if (p.isInvalid())
+    return out;
+  out.file = p.getFilename();
+  out.line = p.getLine();
+  out.column = p.getColumn();
+  return out;
+}
+
+std::string sourceText(const ASTContext &ctx, SourceRange range) {
+  const SourceManager &sm = ctx.getSourceManager();
+  CharSourceRange r = CharSourceRange::getTokenRange(sm.getExpansionRange(range).getAsRange());
+  return Lexer::getSourceText(r, sm, ctx.getLangOpts()).str();
+}
+
+namespace {
+
+// CUDA's built-in vector types are loaded whole even when members are used
+// one at a time, so a member access counts as an access to the vector.
+bool isCudaVectorType(QualType t) {
+  static const std::regex names("(u?char|u?short|u?int|u?long|u?longlong|float|double)[1-4]");
+  auto *rd = t->getAsRecordDecl();
+  return rd && std::regex_match(rd->getNameAsString(), names);
+}
+
+bool exitsScope(const Stmt *s) {
+  if (auto *cs = dyn_cast<CompoundStmt>(s))
+    return cs->size() == 1 && exitsScope(cs->body_front());
+  return isa<ReturnStmt>(s) || isa<ContinueStmt>(s) || isa<BreakStmt>(s);
+}
+
+class Walker {
+public:
+  Walker(ASTContext &ctx, const FunctionDecl *fn, ModeledKernel &out)
+      : ctx_(ctx), fn_(fn), writes_(LocalWrites::collect(fn->getBody())), tr_(ctx, fn, writes_), out_(out) {}
+
+  void run() {
+    collectSignature();
+    if (fn_->getBody())
+      stmt(fn_->getBody());
+  }
+
+private:
+  enum class Use { Read, Write, ReadWrite, None };
+
+  void collectSignature() {
+    KernelInfo &k = out_.info;
+    for (const ParmVarDecl *p : fn_->parameters()) {
+      ParamInfo pi;
+      pi.name = p->getNameAsString();
+      QualType t = p->getType();
+      pi.type = t.getAsString();
+      pi.isPointer = t->isPointerType();
+      pi.isRestrict = t.isRestrictQualified();
+      QualType el = pi.isPointer ? t->getPointeeType() : t;
+      pi.pointeeConst = pi.isPointer && el.isConstQualified();
+      pi.elementType = el.getUnqualifiedType().getAsString();
+      pi.elementSize = tr_.sizeOf(el);
+      k.params.push_back(pi);
+    }
+    if (auto *lb = fn_->getAttr<CUDALaunchBoundsAttr>()) {
+      Expr::EvalResult r;
+      if (lb->getMaxThreads() && !lb->getMaxThreads()->isValueDependent() &&
+          lb->getMaxThreads()->EvaluateAsInt(r, ctx_))
+        k.launchBoundsMaxThreads = r.Val.getInt().getExtValue();
+    }
+  }
+
+  void declareArray(const VarDecl *v) {
+    AddressSpace s = ExprTranslator::spaceOf(v, fn_);
+    if (!v->getType()->isArrayType() && s != AddressSpace::Shared)
+      return;
+    if (s != AddressSpace::Shared && s != AddressSpace::Local)
+      return;
+    ArrayInfo a;
+    a.name = v->getNameAsString();
+    a.space = s;
+    a.loc = toLocation(ctx_.getSourceManager(), v->getLocation());
+    QualType t = v->getType();
+    while (const ArrayType *at = t->getAsArrayTypeUnsafe()) {
+      if (auto *ca = dyn_cast<ConstantArrayType>(at))
+        a.dims.push_back(static_cast<int64_t>(ca->getSize().getZExtValue()));
+      else {
+        a.dims.push_back(0);
+        a.isExtern = a.isExtern || (isa<IncompleteArrayType>(at) && v->hasExternalStorage());
+      }
+      t = at->getElementType();
+    }
+    a.elementType = t.getAsString();
+    a.elementSize = tr_.sizeOf(t);
+    out_.info.arrays.push_back(a);
+  }
+
+  void stmt(const Stmt *s) {
+    if (!s)
+      return;
+    if (auto *cs = dyn_cast<CompoundStmt>(s)) {
+      size_t guardsBefore = guards_.size();
+      for (const Stmt *child : cs->body()) {
+        stmt(child);
+        // `if (cond) return;` guards everything after it in this block.
+        if (auto *is = dyn_cast<IfStmt>(child))
+          if (!is->getElse() && is->getThen() && exitsScope(is->getThen()) && is->getCond())
+            guards_.push_back(IndexExpr::make(ExprOp::Not, {tr_.index(is->getCond())}));
+      }
+      guards_.resize(guardsBefore);
+      return;
+    }
+    if (auto *ds = dyn_cast<DeclStmt>(s)) {
+      for (const Decl *d : ds->decls())
+        if (auto *v = dyn_cast<VarDecl>(d)) {
+          declareArray(v);
+          if (v->hasInit())
+            expr(v->getInit(), Use::Read);
+        }
+      return;
+    }
+    if (auto *is = dyn_cast<IfStmt>(s)) {
+      if (is->getInit())
+        stmt(is->getInit());
+      if (!is->getCond())
+        return;
+      expr(is->getCond(), Use::Read);
+      ExprRef c = tr_.index(is->getCond());
+      guards_.push_back(c);
+      stmt(is->getThen());
+      guards_.back() = IndexExpr::make(ExprOp::Not, {c});
+      stmt(is->getElse());
+      guards_.pop_back();
+      return;
+    }
+    if (auto *fs = dyn_cast<ForStmt>(s)) {
+      forLoop(fs);
+      return;
+    }
+    if (auto *ws = dyn_cast<WhileStmt>(s)) {
+      expr(ws->getCond(), Use::Read);
+      guards_.push_back(tr_.index(ws->getCond()));
+      stmt(ws->getBody());
+      guards_.pop_back();
+      return;
+    }
+    if (auto *e = dyn_cast<Expr>(s)) {
+      expr(e, Use::Read);
+      return;
+    }
+    if (isa<CXXForRangeStmt>(s))
+      return; // range-for over containers does not occur in kernels we model
+    for (const Stmt *child : s->children())
+      stmt(child);
+  }
+
+  // Recognizes `for (v = init; cond; v op= step)` with v written nowhere else.
+  void forLoop(const ForStmt *fs) {
+    const VarDecl *var = nullptr;
+    const Expr *init = nullptr;
+    int initWrites = 0;
+    if (auto *ds = dyn_cast_or_null<DeclStmt>(fs->getInit())) {
+      if (ds->isSingleDecl())
+        if (auto *v = dyn_cast<VarDecl>(ds->getSingleDecl()); v && v->hasInit()) {
+          var = v;
+          init = v->getInit();
+        }
+      for (const Decl *d : ds->decls())
+        if (auto *v = dyn_cast<VarDecl>(d); v && v->hasInit())
+          expr(v->getInit(), Use::Read);
+    } else if (auto *bo = dyn_cast_or_null<BinaryOperator>(fs->getInit())) {
+      if (bo->getOpcode() == BO_Assign)
+        if (auto *dre = dyn_cast<DeclRefExpr>(bo->getLHS()->IgnoreParenImpCasts())) {
+          var = dyn_cast<VarDecl>(dre->getDecl());
+          init = bo->getRHS();
+          initWrites = 1;
+        }
+      expr(bo, Use::Read);
+    } else if (fs->getInit()) {
+      stmt(fs->getInit());
+    }
+
+    auto rec = std::make_shared<LoopRecurrence>();
+    rec->loopId = nextLoopId_++;
+    bool recognized = false;
+    if (var && var->getType()->isIntegralOrEnumerationType() && !writes_.escaped.count(var) &&
+        writes_.writes.lookup(var) == initWrites + 1)
+      recognized = parseStep(fs->getInc(), var, *rec);
+    LoopInfo li;
+    li.loc = toLocation(ctx_.getSourceManager(), fs->getForLoc());
+    if (fs->getCond())
+      li.bound = sourceText(ctx_, fs->getCond()->getSourceRange());
+    if (fs->getInc())
+      li.step = sourceText(ctx_, fs->getInc()->getSourceRange());
+    if (init)
+      li.init = sourceText(ctx_, init->getSourceRange());
+
+    ExprRef condGuard;
+    if (recognized) {
+      rec->var = var->getNameAsString();
+      rec->init = tr_.index(init);
+      li.inductionVar = rec->var;
+      tr_.bindLoopVar(var, IndexExpr::loopVar(rec));
+      if (fs->getCond())
+        rec->cond = tr_.index(fs->getCond());
+      // A condition that differs across lanes (a grid-stride `i < n`) also
+      // decides which lanes take part.
+      if (rec->cond && (rec->cond->dependsOn(SymbolKind::ThreadIdx)))
+        condGuard = rec->cond;
+      li.tripCount = constantTripCount(*rec);
+    } else if (fs->getCond()) {
+      ExprRef c = tr_.index(fs->getCond());
+      if (c->isKnown() && c->dependsOn(SymbolKind::ThreadIdx))
+        condGuard = c;
+    }
+    out_.info.loops.push_back(li);
+    if (fs->getCond())
+      expr(fs->getCond(), Use::Read);
+    if (condGuard)
+      guards_.push_back(condGuard);
+    stmt(fs->getBody());
+    if (fs->getInc())
+      expr(fs->getInc(), Use::Read);
+    if (condGuard)
+      guards_.pop_back();
+    if (recognized)
+      tr_.unbindLoopVar(var);
+  }
+
+  std::optional<int64_t> constantTripCount(const LoopRecurrence &rec) {
+    std::vector<Symbol> syms;
+    rec.init->collectSymbols(syms);
+    rec.step->collectSymbols(syms);
+    if (rec.cond)
+      rec.cond->collectSymbols(syms);
+    if (!syms.empty() || !rec.cond || !rec.init->isKnown())
+      return std::nullopt;
+    Binding b;
+    for (int64_t k = 0; k <= 4096; ++k) {
+      b.loopIter[rec.loopId] = k;
+      auto c = evaluate(*rec.cond, b);
+      if (!c)
+        return std::nullopt;
+      if (!*c)
+        return k;
+    }
+    return std::nullopt;
+  }
+
+  bool parseStep(const Expr *inc, const VarDecl *var, LoopRecurrence &rec) {
+    if (!inc)
+      return false;
+    inc = inc->IgnoreParens();
+    auto isVar = [&](const Expr *e) {
+      auto *dre = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+      return dre && dre->getDecl() == var;
+    };
+    if (auto *uo = dyn_cast<UnaryOperator>(inc)) {
+      if (!uo->isIncrementDecrementOp() || !isVar(uo->getSubExpr()))
+        return false;
+      rec.stepOp = uo->isIncrementOp() ? ExprOp::Add : ExprOp::Sub;
+      rec.step = IndexExpr::constant(1);
+      return true;
+    }
+    auto *bo = dyn_cast<BinaryOperator>(inc);
+    if (!bo || !isVar(bo->getLHS()))
+      return false;
+    const Expr *stepExpr = bo->getRHS();
+    BinaryOperatorKind k = bo->getOpcode();
+    if (k == BO_Assign) { // v = v op step
+      auto *rhs = dyn_cast<BinaryOperator>(bo->getRHS()->IgnoreParenImpCasts());
+      if (!rhs || !isVar(rhs->getLHS()))
+        return false;
+      k = rhs->getOpcode();
+      stepExpr = rhs->getRHS();
+    } else if (bo->isCompoundAssignmentOp()) {
+      k = BinaryOperator::getOpForCompoundAssignment(k);
+    } else {
+      return false;
+    }
+    switch (k) {
+    case BO_Add: rec.stepOp = ExprOp::Add; break;
+    case BO_Sub: rec.stepOp = ExprOp::Sub; break;
+    case BO_Mul: rec.stepOp = ExprOp::Mul; break;
+    case BO_Div: rec.stepOp = ExprOp::Div; break;
+    case BO_Shl: rec.stepOp = ExprOp::Shl; break;
+    case BO_Shr: rec.stepOp = ExprOp::Shr; break;
+    default: return false;
+    }
+    rec.step = tr_.index(stepExpr);
+    return true;
+  }
+
+  // Records the access `lv` (a memory lvalue) if it is one, then walks the
+  // expressions that compute its address.
+  void access(const Expr *lv, Use use, const Expr *widthFrom = nullptr) {
+    const Expr *target = lv->IgnoreParens();
+    int64_t width = tr_.sizeOf((widthFrom ? widthFrom : target)->getType());
+    if (auto *me = dyn_cast<MemberExpr>(target); me && !me->isArrow() && isCudaVectorType(me->getBase()->getType())) {
+      target = me->getBase()->IgnoreParens();
+      width = tr_.sizeOf(target->getType());
+    }
+    if (!target->containsErrors()) {
+      if (auto ref = tr_.lvalue(target)) {
+        if (ref->space == AddressSpace::Shared || ref->space == AddressSpace::Global ||
+            ref->space == AddressSpace::Constant || ref->space == AddressSpace::Local)
+          record(target, *ref, use, width);
+      }
+    }
+    addressOperands(target);
+  }
+
+  void addressOperands(const Expr *e) {
+    for (const Stmt *child : e->children())
+      if (auto *ce = dyn_cast_or_null<Expr>(child))
+        expr(ce, Use::None);
+  }
+
+  void record(const Expr *target, const MemoryRef &ref, Use use, int64_t width) {
+    ModeledAccess a;
+    MemoryAccess &f = a.fact;
+    f.loc = toLocation(ctx_.getSourceManager(), target->getBeginLoc());
+    f.kernel = out_.info.name;
+    f.base = ref.rootName;
+    f.text = sourceText(ctx_, target->getSourceRange());
+    f.space = ref.space;
+    f.isRead = use == Use::Read || use == Use::ReadWrite;
+    f.isWrite = use == Use::Write || use == Use::ReadWrite;
+    f.elementSize = ref.rootElementSize;
+    f.widthBytes = width;
+    f.indexText = ref.byteOffset->str();
+    f.indexKnown = ref.byteOffset->isKnown();
+    std::string key = f.base + "|" + f.indexText + "|" + std::to_string(f.loc.line) + "|" +
+                      std::to_string(f.isWrite) + std::to_string(width);
+    if (!seen_.insert(key).second)
+      return; // members of one vector element read in one line: one access
+    a.guarded.byteOffset = ref.byteOffset;
+    a.guarded.widthBytes = width;
+    a.guarded.space = ref.space;
+    for (auto &g : guards_)
+      if (g->isKnown())
+        a.guarded.guards.push_back(g);
+    out_.accesses.push_back(std::move(a));
+  }
+
+  // Walks an expression, recording memory lvalues where they are read or written.
+  void expr(const Expr *e, Use use) {
+    if (!e)
+      return;
+    e = e->IgnoreParens();
+    if (isa<LambdaExpr>(e))
+      return;
+    if (auto *ice = dyn_cast<ImplicitCastExpr>(e); ice && ice->getCastKind() == CK_LValueToRValue) {
+      access(ice->getSubExpr(), Use::Read);
+      return;
+    }
+    if (auto *bo = dyn_cast<BinaryOperator>(e); bo && bo->isAssignmentOp()) {
+      access(bo->getLHS(), bo->getOpcode() == BO_Assign ? Use::Write : Use::ReadWrite);
+      expr(bo->getRHS(), Use::Read);
+      return;
+    }
+    if (auto *uo = dyn_cast<UnaryOperator>(e)) {
+      if (uo->isIncrementDecrementOp()) {
+        access(uo->getSubExpr(), Use::ReadWrite);
+        return;
+      }
+      if (uo->getOpcode() == UO_AddrOf) {
+        addressOperands(uo->getSubExpr()->IgnoreParens());
+        return;
+      }
+    }
+    if (auto *ce = dyn_cast<CXXConstructExpr>(e)) {
+      // Copying a struct (float4 v = p[i]) reads the whole element.
+      if (ce->getNumArgs() == 1 && ce->getConstructor() &&
+          (ce->getConstructor()->isCopyOrMoveConstructor()) && ce->getArg(0)->isGLValue()) {
+        access(ce->getArg(0), Use::Read, ce);
+        return;
+      }
+    }
+    if (auto *op = dyn_cast<CXXOperatorCallExpr>(e); op && op->isAssignmentOp() && op->getNumArgs() == 2) {
+      access(op->getArg(0), Use::Write);
+      const Expr *rhs = op->getArg(1)->IgnoreParenImpCasts();
+      if (rhs->isGLValue())
+        access(rhs, Use::Read);
+      else
+        expr(rhs, Use::Read);
+      return;
+    }
+    for (const Stmt *child : e->children())
+      if (auto *ce = dyn_cast_or_null<Expr>(child))
+        expr(ce, Use::Read);
+  }
+
+  ASTContext &ctx_;
+  const FunctionDecl *fn_;
+  LocalWrites writes_;
+  ExprTranslator tr_;
+  ModeledKernel &out_;
+  std::vector<ExprRef> guards_;
+  std::set<std::string> seen_;
+  int nextLoopId_ = 0;
+};
+
+} // namespace
+
+ModeledKernel modelKernel(ASTContext &ctx, const FunctionDecl *fn) {
+  ModeledKernel m;
+  m.info.name = fn->getNameAsString();
+  m.info.loc = toLocation(ctx.getSourceManager(), fn->getLocation());
+  m.info.isGlobal = fn->hasAttr<CUDAGlobalAttr>();
+  if (auto *args = fn->getTemplateSpecializationArgs()) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << "<";
+    for (unsigned i = 0; i < args->size(); ++i) {
+      if (i)
+        os << ", ";
+      args->get(i).print(ctx.getPrintingPolicy(), os, true);
+    }
+    os << ">";
+    m.info.templateArgs = os.str();
+  }
+  m.info.isTemplatePattern = fn->isDependentContext();
+  Walker w(ctx, fn, m);
+  w.run();
+  for (auto &a : m.accesses) {
+    std::vector<Symbol> syms;
+    a.guarded.byteOffset->collectSymbols(syms);
+    for (auto &s : syms)
+      if (s.kind == SymbolKind::ThreadIdx)
+        m.threadDims = std::max(m.threadDims, s.index + 1);
+  }
+  return m;
+}
+
+} // namespace warplint

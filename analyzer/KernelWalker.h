@@ -1,0 +1,34 @@
+// Walks one device function's body and builds its kernel model: parameters,
+// arrays, loops and every memory access with the lane guards (enclosing ifs,
+// early returns, lane-dependent loop conditions) under which it runs.
+#pragma once
+
+#include "analyzer/AccessEvaluator.h"
+#include "analyzer/AnalysisResults.h"
+#include "analyzer/ExprTranslator.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+
+#include <vector>
+
+namespace warplint {
+
+// An access together with the symbolic form the evaluator needs.
+struct ModeledAccess {
+  MemoryAccess fact;
+  GuardedAccess guarded;
+};
+
+struct ModeledKernel {
+  KernelInfo info;
+  std::vector<ModeledAccess> accesses;
+  int threadDims = 1; // 1 + the highest threadIdx dimension its indices use
+};
+
+ModeledKernel modelKernel(clang::ASTContext &ctx, const clang::FunctionDecl *fn);
+
+SourceLocation toLocation(const clang::SourceManager &sm, clang::SourceLocation loc);
+std::string sourceText(const clang::ASTContext &ctx, clang::SourceRange range);
+
+} // namespace warplint

@@ -1,0 +1,106 @@
+#include "analyzer/WarpSimulator.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace warplint {
+
+int LaneAddresses::activeCount() const {
+  return static_cast<int>(std::count(active.begin(), active.end(), true));
+}
+
+bool LaneAddresses::uniform() const {
+  bool seen = false;
+  int64_t first = 0;
+  for (int l = 0; l < kWarpSize; ++l) {
+    if (!active[l])
+      continue;
+    if (!seen) {
+      first = address[l];
+      seen = true;
+    } else if (address[l] != first) {
+      return false;
+    }
+  }
+  return true;
+}
+
+static int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+BankConflictDegree sharedBankConflicts(const LaneAddresses &lanes) {
+  // Accesses wider than a bank are served in phases of 128 bytes: 8-byte
+  // accesses in two half-warps, 16-byte accesses in four quarter-warps.
+  int64_t width = std::max<int64_t>(1, lanes.widthBytes);
+  int lanesPerPhase = width <= 4 ? 32 : width <= 8 ? 16 : 8;
+  BankConflictDegree result;
+  result.degree = 0;
+  result.wavefronts = 0;
+  std::set<int64_t> allBytesWords;
+  for (int phaseStart = 0; phaseStart < kWarpSize; phaseStart += lanesPerPhase) {
+    // bank -> distinct words, and the first lane that reached each word
+    std::map<int, std::map<int64_t, int>> words;
+    bool any = false;
+    for (int l = phaseStart; l < phaseStart + lanesPerPhase; ++l) {
+      if (!lanes.active[l])
+        continue;
+      any = true;
+      int64_t firstWord = floorDiv(lanes.address[l], kBankWidthBytes);
+      int64_t lastWord = floorDiv(lanes.address[l] + width - 1, kBankWidthBytes);
+      for (int64_t w = firstWord; w <= lastWord; ++w) {
+        int bank = static_cast<int>(((w % kBanks) + kBanks) % kBanks);
+        words[bank].emplace(w, l);
+        allBytesWords.insert(w);
+      }
+    }
+    if (!any)
+      continue;
+    int phaseDegree = 0;
+    for (auto &[bank, ws] : words) {
+      int d = static_cast<int>(ws.size());
+      if (d > phaseDegree)
+        phaseDegree = d;
+      if (d > result.degree) {
+        result.degree = d;
+        result.bank = bank;
+        result.lanes.clear();
+        for (auto &[w, lane] : ws)
+          result.lanes.push_back(lane);
+        std::sort(result.lanes.begin(), result.lanes.end());
+      }
+    }
+    result.wavefronts += phaseDegree;
+  }
+  if (result.wavefronts == 0) { // no active lane
+    result.degree = 1;
+    result.wavefronts = 1;
+  }
+  // The fewest passes that could move the same distinct words.
+  int64_t distinctBytes = static_cast<int64_t>(allBytesWords.size()) * kBankWidthBytes;
+  result.idealWavefronts = static_cast<int>(std::max<int64_t>(1, ceilDiv(distinctBytes, kBanks * kBankWidthBytes)));
+  if (result.degree == 1) // no conflict: the phases themselves are not a loss
+    result.idealWavefronts = result.wavefronts;
+  return result;
+}
+
+SectorsPerRequest globalSectors(const LaneAddresses &lanes) {
+  std::set<int64_t> sectors;
+  std::set<int64_t> bytes;
+  int64_t width = std::max<int64_t>(1, lanes.widthBytes);
+  for (int l = 0; l < kWarpSize; ++l) {
+    if (!lanes.active[l])
+      continue;
+    for (int64_t b = lanes.address[l]; b < lanes.address[l] + width; ++b) {
+      bytes.insert(b);
+      sectors.insert(floorDiv(b, kSectorBytes));
+    }
+  }
+  SectorsPerRequest r;
+  r.sectors = static_cast<int>(sectors.size());
+  r.idealSectors = static_cast<int>(ceilDiv(static_cast<int64_t>(bytes.size()), kSectorBytes));
+  return r;
+}
+
+} // namespace warplint

@@ -1,0 +1,83 @@
+#include "printers/ModelJson.h"
+
+namespace warplint {
+
+namespace {
+
+nlohmann::json loc(const SourceLocation &l) { return {{"file", l.file}, {"line", l.line}, {"column", l.column}}; }
+nlohmann::json shape(const BlockShape &b) { return {b.x, b.y, b.z}; }
+
+nlohmann::json evalJson(const WarpAccessEval &e) {
+  nlohmann::json j{{"block", shape(e.block)},   {"warp", e.warpInBlock},
+                   {"active_lanes", e.activeLanes}, {"uniform", e.uniform},
+                   {"degree", e.bankConflictDegree}, {"wavefronts", e.wavefronts},
+                   {"ideal_wavefronts", e.idealWavefronts}, {"sectors", e.sectors},
+                   {"ideal_sectors", e.idealSectors}};
+  if (!e.iteration.empty())
+    j["iteration"] = e.iteration;
+  if (e.laneStrideKnown)
+    j["lane_stride_bytes"] = e.laneStrideBytes;
+  return j;
+}
+
+nlohmann::json kernelJson(const KernelInfo &k) {
+  nlohmann::json j{{"name", k.name}, {"loc", loc(k.loc)}, {"global", k.isGlobal},
+                   {"template_pattern", k.isTemplatePattern}, {"block_source", k.blockShapeSource}};
+  if (!k.templateArgs.empty())
+    j["template_args"] = k.templateArgs;
+  if (k.launchBoundsMaxThreads)
+    j["launch_bounds"] = *k.launchBoundsMaxThreads;
+  for (auto &p : k.params)
+    j["params"].push_back({{"name", p.name}, {"type", p.type}, {"pointer", p.isPointer},
+                           {"const", p.pointeeConst}, {"restrict", p.isRestrict},
+                           {"element_type", p.elementType}, {"element_size", p.elementSize}});
+  for (auto &a : k.arrays)
+    j["arrays"].push_back({{"name", a.name}, {"space", addressSpaceName(a.space)}, {"element_type", a.elementType},
+                           {"element_size", a.elementSize}, {"dims", a.dims}, {"extern", a.isExtern}});
+  for (auto &l : k.loops) {
+    nlohmann::json lj{{"var", l.inductionVar}, {"init", l.init}, {"bound", l.bound}, {"step", l.step},
+                      {"loc", loc(l.loc)}};
+    if (l.tripCount)
+      lj["trip_count"] = *l.tripCount;
+    j["loops"].push_back(lj);
+  }
+  for (auto &s : k.blockShapes)
+    j["block_shapes"].push_back(shape(s));
+  for (auto &a : k.accesses) {
+    nlohmann::json aj{{"loc", loc(a.loc)}, {"base", a.base}, {"text", a.text},
+                      {"space", addressSpaceName(a.space)}, {"read", a.isRead}, {"write", a.isWrite},
+                      {"element_size", a.elementSize}, {"width", a.widthBytes},
+                      {"byte_offset", a.indexText}, {"index_known", a.indexKnown},
+                      {"assumptions", a.assumptions}, {"worst", a.worstEval}};
+    for (auto &e : a.evals)
+      aj["evals"].push_back(evalJson(e));
+    j["accesses"].push_back(aj);
+  }
+  return j;
+}
+
+} // namespace
+
+nlohmann::json modelToJson(const AnalysisResults &results) {
+  nlohmann::json out = nlohmann::json::array();
+  for (auto &u : results.units) {
+    nlohmann::json uj{{"file", u.file}, {"parsed", u.parsed}};
+    if (!u.fatalError.empty())
+      uj["fatal_error"] = u.fatalError;
+    for (auto &k : u.kernels)
+      uj["kernels"].push_back(kernelJson(k));
+    for (auto &l : u.launches) {
+      nlohmann::json lj{{"kernel", l.kernel}, {"loc", loc(l.loc)}, {"block_text", l.blockText},
+                        {"grid_text", l.gridText}};
+      if (l.block)
+        lj["block"] = shape(*l.block);
+      if (l.grid)
+        lj["grid"] = shape(*l.grid);
+      uj["launches"].push_back(lj);
+    }
+    out.push_back(uj);
+  }
+  return out;
+}
+
+} // namespace warplint

@@ -1,0 +1,12 @@
+// The analyzer's facts as JSON (`warplint check --dump-model`): the kernel
+// model and every access's warp evaluations, for debugging and for tools.
+#pragma once
+
+#include "analyzer/AnalysisResults.h"
+#include <nlohmann/json.hpp>
+
+namespace warplint {
+
+nlohmann::json modelToJson(const AnalysisResults &results);
+
+} // namespace warplint

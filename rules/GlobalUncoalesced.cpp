@@ -1,0 +1,92 @@
+// global-uncoalesced (G_3): a warp's global access that touches many more
+// 32-byte sectors than the bytes it moves need.
+#include "rules/AllRules.h"
+#include "rules/WarpDescription.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace warplint {
+
+namespace {
+
+// Misalignment alone costs at most one extra sector per request, and G_3 says
+// aligned access is not necessary; only a doubling of traffic is reported.
+constexpr double kMinTrafficRatio = 2.0;
+
+const RuleInfo kInfo{
+    "global-uncoalesced",
+    "Uncoalesced global-memory access",
+    "G_3",
+    "Fang et al., Benchmarking the GPU memory at the warp level (2018), section 7.4; "
+    "Zhang & Owens (2011), section 4.3",
+    "Global memory moves data in 32-byte sectors. When the lanes of a warp access addresses "
+    "far apart, one request touches many sectors and most of each sector's bytes are fetched "
+    "for nothing: the access costs a multiple of the memory traffic it needs. Consecutive lanes "
+    "should access consecutive addresses; alignment itself matters little.",
+    "int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "out[i] = in[i * 32]; // each lane its own sector: 32 sectors per request",
+    "int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "out[i] = in[i];      // 32 consecutive floats: 4 sectors per request",
+    "none: diagnostic only",
+};
+
+class GlobalUncoalesced : public Rule {
+public:
+  const RuleInfo &info() const override { return kInfo; }
+
+  void check(const KernelInfo &k, const RuleContext &ctx, std::vector<Finding> &out) const override {
+    for (const MemoryAccess &a : k.accesses) {
+      if (a.space != AddressSpace::Global || a.worstEval < 0)
+        continue;
+      const WarpAccessEval &e = worstEvaluation(a);
+      if (e.uniform || e.idealSectors <= 0)
+        continue;
+      double ratio = static_cast<double>(e.sectors) / e.idealSectors;
+      if (ratio < kMinTrafficRatio)
+        continue;
+      out.push_back(makeFinding(k, a, e, ratio));
+    }
+  }
+
+private:
+  static std::string ratioText(double r) {
+    std::ostringstream os;
+    if (std::fabs(r - std::round(r)) < 0.05)
+      os << std::lround(r);
+    else
+      os.precision(2), os << r;
+    return os.str();
+  }
+
+  static Finding makeFinding(const KernelInfo &k, const MemoryAccess &a, const WarpAccessEval &e, double ratio) {
+    Finding f;
+    f.rule = kInfo.id;
+    f.severity = "warning";
+    f.loc = a.loc;
+    f.kernel = k.name;
+    f.message = "uncoalesced global " + accessVerb(a) + " of '" + a.base + "': " + std::to_string(e.sectors) +
+                " sectors per request where " + std::to_string(e.idealSectors) + " suffice: " + ratioText(ratio) +
+                "x the traffic";
+    std::ostringstream warp;
+    warp << e.activeLanes << " lanes each move " << a.widthBytes << " bytes";
+    if (e.laneStrideKnown) {
+      warp << "; consecutive lanes are " << e.laneStrideBytes << " bytes apart";
+      if (a.widthBytes > 0 && e.laneStrideBytes % a.widthBytes == 0)
+        warp << " (stride " << e.laneStrideBytes / a.widthBytes << " elements)";
+    }
+    f.notes.push_back({{}, warp.str()});
+    addContextNotes(k, a, e, f.notes);
+    f.details = contextDetails(k, a, e);
+    f.details["sectors"] = e.sectors;
+    f.details["ideal_sectors"] = e.idealSectors;
+    f.details["traffic_ratio"] = ratio;
+    return f;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> makeGlobalUncoalescedRule() { return std::make_unique<GlobalUncoalesced>(); }
+
+} // namespace warplint

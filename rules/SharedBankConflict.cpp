@@ -1,0 +1,88 @@
+// shared-bank-conflict (S_1): lanes of one warp reaching distinct words of
+// the same shared-memory bank are served one after another.
+#include "rules/AllRules.h"
+#include "rules/WarpDescription.h"
+
+#include <sstream>
+
+namespace warplint {
+
+namespace {
+
+const RuleInfo kInfo{
+    "shared-bank-conflict",
+    "Shared-memory bank conflict",
+    "S_1",
+    "Fang et al., Benchmarking the GPU memory at the warp level (2018), section 7.2",
+    "Shared memory has 32 banks of 4 bytes. When lanes of a warp access distinct words that "
+    "fall in the same bank, the hardware serves them one after another: an N-way conflict "
+    "replays the access N times, dividing shared-memory throughput by N and adding latency. "
+    "Lanes reading the same word are served by a broadcast and do not conflict.",
+    "__shared__ float tile[32][32];\n"
+    "tile[threadIdx.y][threadIdx.x] = in[y * n + x];\n"
+    "__syncthreads();\n"
+    "out[y2 * n + x2] = tile[threadIdx.x][threadIdx.y]; // column read: 32-way conflict",
+    "__shared__ float tile[32][33]; // one word of padding per row\n"
+    "tile[threadIdx.y][threadIdx.x] = in[y * n + x];\n"
+    "__syncthreads();\n"
+    "out[y2 * n + x2] = tile[threadIdx.x][threadIdx.y]; // rows now start in different banks",
+    "none: diagnostic only (padding is applied by the rewriter when it lands)",
+};
+
+class SharedBankConflict : public Rule {
+public:
+  const RuleInfo &info() const override { return kInfo; }
+
+  void check(const KernelInfo &k, const RuleContext &ctx, std::vector<Finding> &out) const override {
+    for (const MemoryAccess &a : k.accesses) {
+      if (a.space != AddressSpace::Shared || a.worstEval < 0)
+        continue;
+      const WarpAccessEval &e = worstEvaluation(a);
+      if (e.bankConflictDegree < 2 || e.uniform)
+        continue;
+      out.push_back(makeFinding(k, a, e));
+    }
+  }
+
+private:
+  static Finding makeFinding(const KernelInfo &k, const MemoryAccess &a, const WarpAccessEval &e) {
+    Finding f;
+    f.rule = kInfo.id;
+    f.severity = "warning";
+    f.loc = a.loc;
+    f.kernel = k.name;
+    std::ostringstream msg;
+    msg << e.bankConflictDegree << "-way bank conflict on " << accessVerb(a) << " of shared '" << a.base << "': ";
+    if (a.widthBytes <= 4)
+      msg << "the warp's access is replayed " << e.bankConflictDegree << " times";
+    else
+      msg << "the warp's " << a.widthBytes << "-byte access takes " << e.wavefronts << " wavefronts where "
+          << e.idealWavefronts << " suffice";
+    f.message = msg.str();
+
+    std::ostringstream warp;
+    warp << "lanes " << laneList(e.conflictLanes) << " reach bank " << e.conflictBank << " at distinct words";
+    if (e.laneStrideKnown)
+      warp << "; consecutive lanes are " << e.laneStrideBytes << " bytes apart";
+    if (e.laneStrideKnown && e.laneStrideBytes % 4 == 0 && e.laneStrideBytes != 0)
+      warp << " (" << e.laneStrideBytes / 4 << " words)";
+    if (e.activeLanes < 32)
+      warp << "; " << e.activeLanes << " lanes active";
+    f.notes.push_back({{}, warp.str()});
+    addContextNotes(k, a, e, f.notes);
+
+    f.details = contextDetails(k, a, e);
+    f.details["degree"] = e.bankConflictDegree;
+    f.details["wavefronts"] = e.wavefronts;
+    f.details["ideal_wavefronts"] = e.idealWavefronts;
+    f.details["bank"] = e.conflictBank;
+    f.details["conflicting_lanes"] = e.conflictLanes;
+    return f;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> makeSharedBankConflictRule() { return std::make_unique<SharedBankConflict>(); }
+
+} // namespace warplint

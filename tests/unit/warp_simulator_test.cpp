@@ -1,0 +1,140 @@
+// The lane simulator on hand-built warps: bank-conflict degrees with
+// broadcast and wide accesses, and sectors per request.
+#include "analyzer/WarpSimulator.h"
+#include <gtest/gtest.h>
+
+using namespace warplint;
+
+static LaneAddresses strided(int64_t strideBytes, int64_t width, int64_t base = 0) {
+  LaneAddresses l;
+  l.widthBytes = width;
+  for (int i = 0; i < kWarpSize; ++i) {
+    l.active[i] = true;
+    l.address[i] = base + i * strideBytes;
+  }
+  return l;
+}
+
+TEST(BankConflicts, ConsecutiveWordsAreConflictFree) {
+  auto c = sharedBankConflicts(strided(4, 4));
+  EXPECT_EQ(c.degree, 1);
+  EXPECT_EQ(c.wavefronts, 1);
+}
+
+TEST(BankConflicts, ColumnOfA32x32FloatTileIs32Way) {
+  auto c = sharedBankConflicts(strided(32 * 4, 4));
+  EXPECT_EQ(c.degree, 32);
+  EXPECT_EQ(c.bank, 0);
+  EXPECT_EQ(c.lanes.size(), 32u);
+  EXPECT_EQ(c.wavefronts, 32);
+  EXPECT_EQ(c.idealWavefronts, 1);
+}
+
+TEST(BankConflicts, PaddedColumnIsConflictFree) {
+  EXPECT_EQ(sharedBankConflicts(strided(33 * 4, 4)).degree, 1);
+}
+
+TEST(BankConflicts, EvenStridesConflictByTheirPowerOfTwo) {
+  EXPECT_EQ(sharedBankConflicts(strided(2 * 4, 4)).degree, 2);
+  EXPECT_EQ(sharedBankConflicts(strided(4 * 4, 4)).degree, 4);
+  EXPECT_EQ(sharedBankConflicts(strided(8 * 4, 4)).degree, 8);
+  EXPECT_EQ(sharedBankConflicts(strided(16 * 4, 4)).degree, 16);
+  EXPECT_EQ(sharedBankConflicts(strided(3 * 4, 4)).degree, 1); // odd strides: no conflict
+  EXPECT_EQ(sharedBankConflicts(strided(6 * 4, 4)).degree, 2);
+}
+
+TEST(BankConflicts, BroadcastIsNotAConflict) {
+  auto c = sharedBankConflicts(strided(0, 4));
+  EXPECT_EQ(c.degree, 1);
+  EXPECT_TRUE(strided(0, 4).uniform());
+}
+
+TEST(BankConflicts, LanesSharingWordsBroadcast) {
+  // Pairs of lanes read the same word: 16 distinct words in 16 banks.
+  LaneAddresses l = strided(0, 4);
+  for (int i = 0; i < 32; ++i)
+    l.address[i] = (i / 2) * 4;
+  EXPECT_EQ(sharedBankConflicts(l).degree, 1);
+}
+
+TEST(BankConflicts, BytesInOneWordDoNotConflict) {
+  EXPECT_EQ(sharedBankConflicts(strided(1, 1)).degree, 1);
+}
+
+TEST(BankConflicts, XorSwizzleIsConflictFree) {
+  // Column read of a 32x32 tile with the column XOR-ed by the row.
+  LaneAddresses l = strided(0, 4);
+  int col = 5;
+  for (int row = 0; row < 32; ++row)
+    l.address[row] = (row * 32 + (col ^ row)) * 4;
+  EXPECT_EQ(sharedBankConflicts(l).degree, 1);
+}
+
+TEST(BankConflicts, EightByteAccessesRunInTwoPhases) {
+  // Consecutive doubles: each half-warp covers 128 bytes, no conflict.
+  auto c = sharedBankConflicts(strided(8, 8));
+  EXPECT_EQ(c.degree, 1);
+  EXPECT_EQ(c.wavefronts, 2);
+  // Stride of two doubles: 2-way within each half-warp.
+  auto c2 = sharedBankConflicts(strided(16, 8));
+  EXPECT_EQ(c2.degree, 2);
+  EXPECT_EQ(c2.wavefronts, 4);
+  EXPECT_EQ(c2.idealWavefronts, 2);
+}
+
+TEST(BankConflicts, SixteenByteAccessesRunInFourPhases) {
+  auto c = sharedBankConflicts(strided(16, 16));
+  EXPECT_EQ(c.degree, 1);
+  EXPECT_EQ(c.wavefronts, 4);
+  // A column of float4 in a [32][8] float4 tile: 8 lanes per phase, all in bank 0-3.
+  auto c2 = sharedBankConflicts(strided(8 * 16, 16));
+  EXPECT_EQ(c2.degree, 8);
+}
+
+TEST(BankConflicts, InactiveLanesDoNotCount) {
+  LaneAddresses l = strided(32 * 4, 4);
+  for (int i = 4; i < 32; ++i)
+    l.active[i] = false;
+  EXPECT_EQ(sharedBankConflicts(l).degree, 4);
+}
+
+TEST(Sectors, ConsecutiveFloatsTakeFourSectors) {
+  auto s = globalSectors(strided(4, 4));
+  EXPECT_EQ(s.sectors, 4);
+  EXPECT_EQ(s.idealSectors, 4);
+}
+
+TEST(Sectors, MisalignmentCostsOneSector) {
+  auto s = globalSectors(strided(4, 4, 4));
+  EXPECT_EQ(s.sectors, 5);
+  EXPECT_EQ(s.idealSectors, 4);
+}
+
+TEST(Sectors, StrideOf32FloatsTouches32Sectors) {
+  auto s = globalSectors(strided(128, 4));
+  EXPECT_EQ(s.sectors, 32);
+  EXPECT_EQ(s.idealSectors, 4);
+}
+
+TEST(Sectors, StrideTwoDoublesTraffic) {
+  auto s = globalSectors(strided(8, 4));
+  EXPECT_EQ(s.sectors, 8);
+  EXPECT_EQ(s.idealSectors, 4);
+}
+
+TEST(Sectors, BroadcastIsOneSector) {
+  auto s = globalSectors(strided(0, 4));
+  EXPECT_EQ(s.sectors, 1);
+  EXPECT_EQ(s.idealSectors, 1);
+}
+
+TEST(Sectors, BytesAndVectors) {
+  EXPECT_EQ(globalSectors(strided(1, 1)).sectors, 1);
+  EXPECT_EQ(globalSectors(strided(16, 16)).sectors, 16);
+  EXPECT_EQ(globalSectors(strided(16, 16)).idealSectors, 16);
+}
+
+TEST(Sectors, NegativeOffsetsFloorToTheirSector) {
+  auto s = globalSectors(strided(4, 4, -4));
+  EXPECT_EQ(s.sectors, 5);
+}
