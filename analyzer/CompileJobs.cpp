@@ -520,7 +520,9 @@ struct Translator {
           ++i;
       } else if (matchAny(args, i, {"-Xclang", "-mllvm"}, false, v)) {
         notes.push_back("dropped '" + arg + " " + v + "'");
-      } else if (inList(a, kKeepPlain)) {
+      } else if (inList(a, kKeepPlain) || a.starts_with("-ftemplate-depth=") ||
+                 a.starts_with("-fconstexpr-depth=") || a.starts_with("-fconstexpr-steps=") ||
+                 a.starts_with("-fbracket-depth=") || a.starts_with("-fms-compatibility-version=")) {
         out.push_back(arg);
       } else if (inList(a, kDropPlain)) {
         // nothing to keep

@@ -365,6 +365,7 @@ TEST(CompileJobs, ClangAndGccLines) {
   EXPECT_TRUE(has(flags, "-DX"));
   EXPECT_TRUE(has(flags, "-std=c++17"));
   EXPECT_TRUE(has(flags, "-fno-exceptions"));
+  EXPECT_TRUE(has(translate({"g++", "-ftemplate-depth=2048", "-fPIC"}), "-ftemplate-depth=2048"));
   EXPECT_TRUE(hasPair(flags, "-x", "cuda"));
   EXPECT_TRUE(has(flags, "--cuda-gpu-arch=sm_80"));
   EXPECT_FALSE(anyContains(flags, "cuda-path"));
