@@ -248,10 +248,11 @@ TEST(Report, ExitStatus) {
   AnalysisResults r;
   r.units.resize(1);
   r.units[0].parsed = true;
+  std::vector<Finding> one(1);
   EXPECT_EQ(exitStatus(r, {}), 0);
-  EXPECT_EQ(exitStatus(r, {Finding{}}), 1);
+  EXPECT_EQ(exitStatus(r, one), 1);
   r.units.emplace_back(); // a unit with no AST outranks findings
-  EXPECT_EQ(exitStatus(r, {Finding{}}), 2);
+  EXPECT_EQ(exitStatus(r, one), 2);
   EXPECT_EQ(exitStatus(r, {}), 2);
 }
 
@@ -269,7 +270,9 @@ TEST(Report, FormatsSurviveInvalidUtf8) {
   Finding f;
   f.rule = "shared-bank-conflict";
   f.severity = "warning";
-  f.loc = {"k.cu", 1, 1};
+  f.loc.file = "k.cu";
+  f.loc.line = 1;
+  f.loc.column = 1;
   f.message = "bad byte \xff here";
   ReportOptions opts;
   for (OutputFormat format : {OutputFormat::Json, OutputFormat::Sarif, OutputFormat::Text}) {

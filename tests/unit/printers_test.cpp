@@ -13,6 +13,31 @@ using nlohmann::ordered_json;
 
 namespace {
 
+// Built field by field: brace-initialized aggregates trip GCC 12's
+// -Wmaybe-uninitialized at -O2.
+SourceLocation at(const std::string &file, unsigned line, unsigned column) {
+  SourceLocation loc;
+  loc.file = file;
+  loc.line = line;
+  loc.column = column;
+  return loc;
+}
+
+FindingNote note(const SourceLocation &loc, const std::string &message) {
+  FindingNote n;
+  n.loc = loc;
+  n.message = message;
+  return n;
+}
+
+FrontendMessage compileError(const SourceLocation &loc, const std::string &message) {
+  FrontendMessage m;
+  m.loc = loc;
+  m.level = "error";
+  m.message = message;
+  return m;
+}
+
 const char *const kSource = "__global__ void transpose(float *out) {\n"
                             "  __shared__ float tile[32][32];\n"
                             "  float v = tile[threadIdx.x][threadIdx.y];\n"
@@ -23,11 +48,11 @@ Finding bankConflict() {
   Finding f;
   f.rule = "shared-bank-conflict";
   f.severity = "warning";
-  f.loc = {"/src/k.cu", 3, 13};
+  f.loc = at("/src/k.cu", 3, 13);
   f.kernel = "transpose";
   f.message = "32-way bank conflict on 'tile': the warp's access is replayed 32 times";
-  f.notes.push_back({{}, "lanes 0-31 all hit bank 0 (stride 32 words)"});
-  f.notes.push_back({{"/src/k.cu", 2, 20}, "'tile' declared here"});
+  f.notes.push_back(note({}, "lanes 0-31 all hit bank 0 (stride 32 words)"));
+  f.notes.push_back(note(at("/src/k.cu", 2, 20), "'tile' declared here"));
   f.details = {{"degree", 32}, {"bank", 0}};
   return f;
 }
@@ -82,7 +107,7 @@ TEST(TextPrinter, FindingWithCaretAndNotes) {
 
 TEST(TextPrinter, TabsAreExpandedUnderTheCaret) {
   Finding f = bankConflict();
-  f.loc = {"/src/k.cu", 4, 2}; // just after the tab
+  f.loc = at("/src/k.cu", 4, 2); // just after the tab
   f.notes.clear();
   std::string out = text(oneUnit(), {f});
   EXPECT_NE(out.find("    4 |         out[threadIdx.x * 32] = v;\n"
@@ -103,7 +128,7 @@ TEST(TextPrinter, WideLineNumbersWidenTheGutter) {
     many += "x\n";
   sources.setContents("f.cu", many);
   Finding f = bankConflict();
-  f.loc = {"f.cu", 12345, 1};
+  f.loc = at("f.cu", 12345, 1);
   f.notes.clear();
   std::ostringstream os;
   printText(os, {}, {f}, {}, sources);
@@ -124,8 +149,8 @@ TEST(TextPrinter, MissingSourceOmitsSnippet) {
 TEST(TextPrinter, CompileErrorsAndUnanalyzableUnits) {
   AnalysisResults r = oneUnit();
   for (int i = 0; i < 5; ++i)
-    r.units[0].compileErrors.push_back(
-        {{"/src/k.cu", unsigned(40 + i), 3}, "error", "use of undeclared identifier 'x" + std::to_string(i) + "'"});
+    r.units[0].compileErrors.push_back(compileError(
+        at("/src/k.cu", unsigned(40 + i), 3), "use of undeclared identifier 'x" + std::to_string(i) + "'"));
   TranslationUnitResult broken;
   broken.file = "/src/broken.cu";
   broken.fatalError = "unable to handle compilation";
@@ -174,7 +199,7 @@ TEST(TextPrinter, DisplayPath) {
 
 TEST(JsonPrinter, ReportShape) {
   AnalysisResults r = oneUnit();
-  r.units[0].compileErrors.push_back({{"/src/k.cu", 40, 3}, "error", "boom"});
+  r.units[0].compileErrors.push_back(compileError(at("/src/k.cu", 40, 3), "boom"));
   TranslationUnitResult broken;
   broken.file = "/src/broken.cu";
   broken.fatalError = "no AST";
