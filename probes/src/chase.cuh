@@ -25,13 +25,13 @@ __device__ __forceinline__ uint32_t loadWord(const uint32_t* p) {
   return v;
 }
 
-// Every thread of the block reads one word per 128-byte line of the warm
-// region; unrolled so many independent loads are in flight.
+// Every thread of the block reads one word per 32-byte sector of the warm
+// region (caches fill by sector); unrolled so many loads are in flight.
 template <int P>
 __device__ __forceinline__ uint32_t warmLines(const uint32_t* warm, size_t warmWords) {
   uint32_t acc = 0;
-  const size_t step = size_t(blockDim.x) * 32;
-  size_t i = size_t(threadIdx.x) * 32;
+  const size_t step = size_t(blockDim.x) * 8;
+  size_t i = size_t(threadIdx.x) * 8;
   for (; i + 7 * step < warmWords; i += 8 * step) {
 #pragma unroll
     for (int u = 0; u < 8; ++u) acc ^= loadWord<P>(warm + i + u * step);

@@ -4,6 +4,7 @@
 #include "chase.cuh"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -77,6 +78,50 @@ void runL1Geometry(Context& ctx, ProbeOutput& out) {
   }
 }
 
+// L1 line size from capacity against stride (no recording, so no shared
+// memory): with allocation per line of L bytes, the footprint that fits is
+// C for strides up to L and C * s / L beyond, so the line is the largest
+// stride whose capacity still equals the 32-byte-stride capacity.
+void runL1LineSize(Context& ctx, ProbeOutput& out) {
+  ChaseScratch s;
+  DeviceBuffer<uint32_t> buf(1024 * 1024 / 4);
+  DeviceBuffer<unsigned long long> cyc(1);
+  PROBE_CHECK(cudaFuncSetAttribute(chaseKernel<kCacheAll, kCacheAll>,
+                                   cudaFuncAttributePreferredSharedMemoryCarveout, 0));
+  const std::vector<int> strides = {32, 64, 128, 256};
+  std::vector<Value*> caps;
+  for (int st : strides)
+    caps.push_back(&out.add("l1_capacity_kib", {num("stride_bytes", st)}, "KiB",
+                            "per run: largest footprint (8 KiB steps) whose sequential ld.global.ca "
+                            "chase at this stride stays under 1.1 x the L1-hit latency"));
+  auto& line = out.add("l1_line_bytes", {}, "bytes",
+                       "per run: largest stride whose capacity is within 5% of the 32-byte-stride capacity");
+  for (int r = 0; r < ctx.runs; ++r) {
+    std::vector<double> cap;
+    for (size_t i = 0; i < strides.size(); ++i) {
+      double hit = 0, best = 0;
+      for (int kib = 16; kib <= 1024; kib += (kib < 128 ? 112 : 8)) {
+        size_t fp = size_t(kib) * 1024;
+        uploadChain(buf.ptr, sequentialOrder(fp, strides[i]));
+        uint32_t steps = uint32_t(fp / strides[i]);
+        chaseKernel<kCacheAll, kCacheAll><<<1, 1024>>>(buf.ptr, buf.ptr, fp / 4, 0, steps,
+                                                       s.cycles.ptr, s.sink.ptr);
+        checkLaunch("chaseKernel");
+        double c = s.read() / steps;
+        if (kib == 16) hit = c;
+        if (c > 1.1 * hit) break;
+        best = kib;
+      }
+      cap.push_back(best);
+      caps[i]->samples.push_back(best);
+    }
+    double lineBytes = strides[0];
+    for (size_t i = 1; i < strides.size(); ++i)
+      if (std::fabs(cap[i] - cap[0]) <= 0.05 * cap[0]) lineBytes = strides[i];
+    line.samples.push_back(lineBytes);
+  }
+}
+
 void runSectorSize(Context& ctx, ProbeOutput& out) {
   ChaseScratch s;
   DeviceBuffer<uint16_t> lat(kMaxRecorded);
@@ -84,12 +129,11 @@ void runSectorSize(Context& ctx, ProbeOutput& out) {
   const size_t regionBytes = 64 * 1024;
   DeviceBuffer<uint32_t> buf(regionBytes * (ctx.runs + 1) / 4);
   DeviceBuffer<uint32_t> flush(2 * ctx.l2Bytes / 4);
-  PROBE_CHECK(cudaMemset(flush.ptr, 0, flush.bytes()));
   auto& l1 = out.add("l1_fetch_granularity_bytes", {}, "bytes",
                      "ld.global.ca chase at a 4-byte stride over 1 KiB held in L2 (warmed with "
                      "ld.global.cg), every access recorded; bytes walked / L1 misses");
   auto& l2 = out.add("l2_fetch_granularity_bytes", {}, "bytes",
-                     "ld.global.cg chase at a 4-byte stride over 2 KiB after a 2 x L2 flush, "
+                     "ld.global.cg chase at a 4-byte stride over 2 KiB after a 2 x L2 cudaMemset, "
                      "every access recorded; bytes walked / L2 misses");
   auto countMisses = [](const std::vector<uint16_t>& rec) {
     uint16_t lo = *std::min_element(rec.begin(), rec.end());
@@ -105,11 +149,11 @@ void runSectorSize(Context& ctx, ProbeOutput& out) {
     auto rec1 = recordedChase<kCacheAll, kCacheGlobal>(s, lat, region, region, 256, 0, 256);
     double m1 = countMisses(rec1);
     l1.samples.push_back(m1 > 0 ? 1024.0 / m1 : 0);
-    // L2: 2 KiB further on, evicted from L2 by the flush that is the warm-up.
+    // L2: 2 KiB further on; a memset of 2 x L2 (whole lines) evicts it first.
     uint32_t* region2 = region + 32 * 1024 / 4;
     uploadChain(region2, sequentialOrder(2048, 4));
-    auto rec2 = recordedChase<kCacheGlobal, kCacheGlobal>(s, lat, region2, flush.ptr, flush.count,
-                                                          0, 512);
+    PROBE_CHECK(cudaMemset(flush.ptr, r, flush.bytes()));
+    auto rec2 = recordedChase<kCacheGlobal, kCacheGlobal>(s, lat, region2, flush.ptr, 0, 0, 512);
     double m2 = countMisses(rec2);
     l2.samples.push_back(m2 > 0 ? 2048.0 / m2 : 0);
   }

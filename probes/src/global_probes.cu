@@ -40,6 +40,21 @@ __global__ void readKernel(const float4* __restrict__ in, size_t n, float* sink)
   if (acc == 1234.5f) sink[0] = acc;
 }
 
+// Grid-stride copy with M independent 16-byte loads in flight per thread.
+template <int M>
+__global__ void copyVecKernel(const float4* __restrict__ in, float4* __restrict__ out, size_t n) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (; i + (M - 1) * stride < n; i += M * stride) {
+    float4 v[M];
+#pragma unroll
+    for (int m = 0; m < M; ++m) v[m] = in[i + m * stride];
+#pragma unroll
+    for (int m = 0; m < M; ++m) out[i + m * stride] = v[m];
+  }
+  for (; i < n; i += stride) out[i] = in[i];
+}
+
 namespace {
 
 constexpr size_t kCopyBytes = size_t(256) << 20;
@@ -118,6 +133,37 @@ void runGlobalBandwidthByOffset(Context& ctx, ProbeOutput& out) {
         offsetCopyKernel<<<unsigned(n / 256), 256>>>(in.ptr, o.ptr, n, off);
       }));
   }
+}
+
+void runDramCopy(Context& ctx, ProbeOutput& out) {
+  const size_t bytes = size_t(1) << 30, n = bytes / 16;
+  DeviceBuffer<float4> a(n), b(n);
+  PROBE_CHECK(cudaMemset(a.ptr, 1, a.bytes()));
+  const int sms = ctx.prop.multiProcessorCount;
+  for (int bps : {1, 2, 4})
+    for (int tpb : {512, 1024})
+      for (int m : {1, 2, 4}) {
+        if (bps * tpb > ctx.prop.maxThreadsPerMultiProcessor) continue;
+        auto& v = out.add("copy_bandwidth_gbps",
+                          {str("kernel", "float4_grid_stride"), num("blocks_per_sm", bps),
+                           num("threads_per_block", tpb), num("loads_in_flight_per_thread", m)},
+                          "GB/s", "grid-stride float4 copy of 1 GiB; bytes read + written over event time");
+        unsigned blocks = unsigned(sms * bps);
+        for (int r = 0; r < ctx.runs; ++r)
+          v.samples.push_back(gbps(2.0 * bytes, [&] {
+            switch (m) {
+              case 1: copyVecKernel<1><<<blocks, tpb>>>(a.ptr, b.ptr, n); break;
+              case 2: copyVecKernel<2><<<blocks, tpb>>>(a.ptr, b.ptr, n); break;
+              default: copyVecKernel<4><<<blocks, tpb>>>(a.ptr, b.ptr, n); break;
+            }
+          }));
+      }
+  auto& m = out.add("copy_bandwidth_gbps", {str("kernel", "cudaMemcpy_d2d")}, "GB/s",
+                    "cudaMemcpy device-to-device of 1 GiB; bytes read + written over event time");
+  for (int r = 0; r < ctx.runs; ++r)
+    m.samples.push_back(gbps(2.0 * bytes, [&] {
+      check(cudaMemcpy(b.ptr, a.ptr, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");
+    }));
 }
 
 void runDramBandwidthVsConfig(Context& ctx, ProbeOutput& out) {

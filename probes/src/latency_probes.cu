@@ -170,9 +170,15 @@ void runLatencyLadder(Context& ctx, ProbeOutput& out) {
   rung("readonly", "ld.global.nc chase, 32 KiB footprint, 128-byte stride", 32 * 1024);
   rung("local", "thread-private 256-word array indexed at run time (local memory, L1-cached)", 1024);
   rung("l2_near", "ld.global.cg chase, 2048 random lines of a 4 MiB footprint", 4 << 20);
-  rung("l2_far", "ld.global.cg chase, 2048 random lines of a footprint of 0.9 x L2", 0.9 * l2);
+  rung("l2_mixed", "ld.global.cg chase, 2048 random lines of a footprint of 0.9 x L2 (near, far "
+       "and missing lines mixed)", 0.9 * l2);
   rung("dram", "ld.global.cg chase, 2048 random lines of a 4 x L2 region after a 2 x L2 flush",
        double(dramRegion));
+  rung("l2_far", "recorded ld.global.cg chase of 2048 random lines of a 0.8 x L2 footprint; median "
+       "of the accesses between 1.3 x the l2_near level and 0.9 x the dram level of the same run "
+       "(lines homed in the far L2 partition)", 0.8 * l2);
+  DeviceBuffer<uint16_t> rec(kMaxRecorded);
+  std::vector<double> farShare;
 
   {
     std::vector<uint32_t> c(1024);
@@ -210,8 +216,24 @@ void runLatencyLadder(Context& ctx, ProbeOutput& out) {
     uploadChain(big.ptr, dram);
     rungs[8].cycles.push_back(chaseCyclesPerLoad<kCacheGlobal, kCacheGlobal>(
         s, big.ptr, flush.ptr, flush.count, dram[0], steps));
+    size_t farFp = size_t(0.8 * l2) / 128 * 128;
+    auto farLines = randomLines(farFp, kMaxRecorded, 400 + r);
+    uploadChain(big.ptr, farLines);
+    recordedChaseKernel<kCacheGlobal, kCacheGlobal><<<1, 1024>>>(
+        big.ptr, big.ptr, farFp / 4, farLines[0], 0, kMaxRecorded, rec.ptr, s.sink.ptr);
+    checkLaunch("recordedChaseKernel");
+    std::vector<uint16_t> h(kMaxRecorded);
+    PROBE_CHECK(cudaMemcpy(h.data(), rec.ptr, h.size() * 2, cudaMemcpyDeviceToHost));
+    std::vector<double> band;
+    for (uint16_t c : h)
+      if (c > 1.3 * rungs[6].cycles.back() && c < 0.9 * rungs[8].cycles.back()) band.push_back(c);
+    if (!band.empty()) rungs[9].cycles.push_back(median(band));
+    farShare.push_back(double(band.size()) / h.size());
   }
+  out.add("l2_far_share", {num("footprint_bytes", 0.8 * l2)}, "fraction",
+          "share of the recorded l2_far accesses that fell in the far band").samples = farShare;
   for (auto& g : rungs) {
+    if (g.cycles.empty()) continue;
     std::vector<Param> p = {str("level", g.level)};
     if (g.footprintBytes > 0) p.push_back(num("footprint_bytes", g.footprintBytes));
     out.add("latency_cycles", p, "cycles", g.method).samples = g.cycles;

@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <deque>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -32,7 +33,7 @@ struct Value {
 };
 
 struct ProbeOutput {
-  std::vector<Value> values;
+  std::deque<Value> values;  // deque: add() references stay valid
   // Derived facts (booleans, inferred sizes) as JSON members: "key": literal.
   std::vector<std::pair<std::string, std::string>> derived;
   std::vector<std::string> notes;

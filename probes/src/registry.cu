@@ -38,6 +38,8 @@ void runSharedThroughputVsWarps(Context&, ProbeOutput&);
 void runAluThroughputVsWarps(Context&, ProbeOutput&);
 void runL1Geometry(Context&, ProbeOutput&);
 void runSectorSize(Context&, ProbeOutput&);
+void runL1LineSize(Context&, ProbeOutput&);
+void runDramCopy(Context&, ProbeOutput&);
 void runTlbReach(Context&, ProbeOutput&);
 
 const std::vector<ProbeInfo>& allProbes() {
@@ -82,6 +84,10 @@ const std::vector<ProbeInfo>& allProbes() {
        runGlobalBandwidthByStride},
       {"global_bandwidth_by_offset", "Global float copy bandwidth by misaligning offset",
        "out[i] = in[i + off], 64M floats; bytes read + written over time", runGlobalBandwidthByOffset},
+      {"dram_copy", "Tuned DRAM copy against cudaMemcpy",
+       "grid-stride float4 copy of 1 GiB with M loads in flight a thread, several launch shapes; "
+       "bytes read + written over CUDA-event time; cudaMemcpy device-to-device of the same 1 GiB",
+       runDramCopy},
       {"dram_bandwidth_vs_config", "DRAM read bandwidth against blocks, threads, bytes in flight",
        "grid-stride float4 read of 1 GiB with M independent loads per thread per iteration",
        runDramBandwidthVsConfig},
@@ -95,6 +101,10 @@ const std::vector<ProbeInfo>& allProbes() {
        "one thread records the latency of every access of the second lap in shared memory (8 KiB "
        "static shared); a miss is a latency over the midpoint of the L1-hit and L2-hit levels",
        runL1Geometry},
+      {"l1_line_size", "L1 line size from capacity against stride",
+       "sequential ld.global.ca chase at 32/64/128/256-byte strides, footprint grown in 8 KiB steps "
+       "until the latency leaves the L1-hit level; preferred carve-out 0",
+       runL1LineSize},
       {"sector_size", "Fetch granularity of L1 and L2",
        "cold-cache chase at a 4-byte stride, every access recorded; granularity = bytes walked "
        "over misses",
