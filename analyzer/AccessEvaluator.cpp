@@ -140,9 +140,14 @@ std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, co
 
   std::optional<WarpAccessEval> worst;
   double worstSeverity = -1;
+  // Whether the loop iteration matters: if every iteration is as bad as the
+  // worst, naming one would mislead.
+  bool iterationMatters = false;
+  double firstComboSeverity = -1;
   const int64_t blockIdxChoices[2] = {0, 1};
   std::vector<size_t> cursor(plans.size(), 0);
   for (;;) {
+    double comboSeverity = -1;
     Binding iterBinding = base;
     for (size_t i = 0; i < plans.size(); ++i)
       iterBinding.loopIter[plans[i].loop->loopId] = plans[i].iterations[cursor[i]];
@@ -196,6 +201,7 @@ std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, co
           e.idealSectors = s.idealSectors;
         }
         double sev = evaluationSeverity(e, access.space);
+        comboSeverity = std::max(comboSeverity, sev);
         if (sev > worstSeverity) {
           worstSeverity = sev;
           e.iteration = describeIteration(plans, b);
@@ -203,6 +209,10 @@ std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, co
         }
       }
     }
+    if (firstComboSeverity < 0)
+      firstComboSeverity = comboSeverity;
+    else if (comboSeverity >= 0 && comboSeverity != firstComboSeverity)
+      iterationMatters = true;
     // Next combination of loop iterations (odometer order).
     size_t i = 0;
     for (; i < plans.size(); ++i) {
@@ -213,6 +223,8 @@ std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, co
     if (i == plans.size())
       break;
   }
+  if (worst && !iterationMatters)
+    worst->iteration.clear();
   return worst;
 }
 

@@ -58,11 +58,14 @@ public:
   }
 };
 
+// Declarations die with the AST, so launches are matched to kernels while it
+// is alive and only indices are kept.
 struct UnitModel {
   std::vector<ModeledKernel> kernels;
   std::vector<LaunchSite> launches;
-  std::vector<const FunctionDecl *> launchCallees; // parallel to launches
-  std::vector<const FunctionDecl *> kernelDecls;   // parallel to kernels
+  std::vector<const FunctionDecl *> launchCallees; // parallel to launches; AST lifetime only
+  std::vector<const FunctionDecl *> kernelDecls;   // parallel to kernels; AST lifetime only
+  std::vector<std::vector<size_t>> kernelLaunches; // parallel to kernels: indices into launches
 };
 
 bool isDeviceFunction(const FunctionDecl *fd) {
@@ -136,6 +139,17 @@ private:
   std::set<const FunctionDecl *> seen_;
 };
 
+bool sameKernel(const FunctionDecl *launched, const FunctionDecl *analyzed) {
+  if (!launched || !analyzed)
+    return false;
+  if (launched->getCanonicalDecl() == analyzed->getCanonicalDecl())
+    return true;
+  // A launch of k<float> tells the shape of the pattern k<T> too.
+  if (auto *pattern = launched->getTemplateInstantiationPattern())
+    return pattern->getCanonicalDecl() == analyzed->getCanonicalDecl();
+  return false;
+}
+
 // The action is owned and destroyed by clang's tooling, so what it builds
 // lives outside it.
 struct UnitOutput {
@@ -149,6 +163,14 @@ public:
   void HandleTranslationUnit(ASTContext &ctx) override {
     ModelVisitor v(ctx, out_.model);
     v.TraverseDecl(ctx.getTranslationUnitDecl());
+    UnitModel &m = out_.model;
+    m.kernelLaunches.resize(m.kernels.size());
+    for (size_t k = 0; k < m.kernels.size(); ++k)
+      for (size_t l = 0; l < m.launches.size(); ++l)
+        if (sameKernel(m.launchCallees[l], m.kernelDecls[k]))
+          m.kernelLaunches[k].push_back(l);
+    m.launchCallees.clear();
+    m.kernelDecls.clear();
     out_.handled = true;
   }
 
@@ -167,17 +189,6 @@ private:
   UnitOutput &out_;
 };
 
-bool sameKernel(const FunctionDecl *launched, const FunctionDecl *analyzed) {
-  if (!launched || !analyzed)
-    return false;
-  if (launched->getCanonicalDecl() == analyzed->getCanonicalDecl())
-    return true;
-  // A launch of k<float> tells the shape of the pattern k<T> too.
-  if (auto *pattern = launched->getTemplateInstantiationPattern())
-    return pattern->getCanonicalDecl() == analyzed->getCanonicalDecl();
-  return false;
-}
-
 BlockShape defaultShape(const ModeledKernel &k, const AnalyzerOptions &opts) {
   if (k.threadDims >= 3)
     return opts.default3D;
@@ -188,13 +199,13 @@ BlockShape defaultShape(const ModeledKernel &k, const AnalyzerOptions &opts) {
   return opts.default1D;
 }
 
-void evaluateKernel(ModeledKernel &k, const FunctionDecl *fd, const UnitModel &unit,
+void evaluateKernel(ModeledKernel &k, const std::vector<size_t> &launches, const UnitModel &unit,
                     const AnalyzerOptions &opts) {
   std::vector<BlockShape> shapes;
   std::optional<BlockShape> grid;
   std::string source;
-  for (size_t i = 0; i < unit.launches.size(); ++i) {
-    if (!sameKernel(unit.launchCallees[i], fd) || !unit.launches[i].block)
+  for (size_t i : launches) {
+    if (!unit.launches[i].block)
       continue;
     const BlockShape &b = *unit.launches[i].block;
     if (b.threads() <= 0 || b.threads() > 1024)
@@ -271,7 +282,7 @@ TranslationUnitResult analyzeUnit(const CompileJob &job, const AnalyzerOptions &
   UnitModel &unit = out.model;
   for (size_t i = 0; i < unit.kernels.size(); ++i) {
     ModeledKernel &k = unit.kernels[i];
-    evaluateKernel(k, unit.kernelDecls[i], unit, opts);
+    evaluateKernel(k, unit.kernelLaunches[i], unit, opts);
     for (auto &a : k.accesses)
       k.info.accesses.push_back(std::move(a.fact));
     result.kernels.push_back(std::move(k.info));

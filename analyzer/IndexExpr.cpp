@@ -66,11 +66,10 @@ ExprRef IndexExpr::make(ExprOp op, std::vector<ExprRef> operands) {
 bool IndexExpr::isKnown() const {
   if (op == ExprOp::Unknown)
     return false;
-  if (op == ExprOp::LoopVar) {
-    if (!loop->init->isKnown() || !loop->step->isKnown())
-      return false;
-    return !loop->cond || loop->cond->isKnown();
-  }
+  // A loop's condition refers to the loop variable itself, so only init and
+  // step are followed; an unknown bound is handled when iterating.
+  if (op == ExprOp::LoopVar)
+    return loop->init->isKnown() && loop->step->isKnown();
   for (auto &o : operands)
     if (!o->isKnown())
       return false;
@@ -114,8 +113,6 @@ void IndexExpr::collectSymbols(std::vector<Symbol> &out) const {
   if (op == ExprOp::LoopVar) {
     loop->init->collectSymbols(out);
     loop->step->collectSymbols(out);
-    if (loop->cond)
-      loop->cond->collectSymbols(out);
     return;
   }
   for (auto &o : operands)
