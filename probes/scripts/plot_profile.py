@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Draw a profile's curves to PNG with matplotlib (Debian: python3-matplotlib).
+
+usage: plot_profile.py PROFILE OUTDIR
+Writes latency_vs_footprint.png, bank_conflicts.png, bandwidth_by_type.png.
+"""
+import json
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def values(prof, probe, name):
+    for p in prof["probes"]:
+        if p["id"] == probe:
+            return [v for v in p["values"] if v["name"] == name]
+    return []
+
+
+def errbars(vs):
+    med = [v["median"] for v in vs]
+    return med, [[m - v["min"] for m, v in zip(med, vs)], [v["max"] - m for m, v in zip(med, vs)]]
+
+
+def main():
+    prof_path, outdir = sys.argv[1], sys.argv[2]
+    os.makedirs(outdir, exist_ok=True)
+    with open(prof_path) as f:
+        prof = json.load(f)
+    dev = prof["device"]["name"]
+
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
+    l1 = values(prof, "l1_latency_vs_footprint", "latency_cycles")
+    med, err = errbars(l1)
+    a.errorbar([v["params"]["footprint_kib"] for v in l1], med, yerr=err, marker="o", ms=3)
+    a.set(xlabel="footprint (KiB)", ylabel="cycles per load", title="L1 path (ld.global.ca)")
+    l2 = values(prof, "l2_latency_vs_footprint", "latency_cycles")
+    med, err = errbars(l2)
+    b.errorbar([v["params"]["footprint_mib"] for v in l2], med, yerr=err, marker="o", ms=3, color="C1")
+    b.set(xlabel="footprint (MiB)", ylabel="cycles per load", title="L2 path (ld.global.cg)")
+    for ax in (a, b):
+        ax.grid(alpha=0.3)
+    fig.suptitle(f"Pointer-chase latency against footprint, {dev}")
+    fig.tight_layout()
+    fig.savefig(os.path.join(outdir, "latency_vs_footprint.png"), dpi=110)
+
+    fig, a = plt.subplots(figsize=(7, 4))
+    lat = [v for v in values(prof, "shared_bank_conflicts", "latency_cycles")]
+    thr = [v for v in values(prof, "shared_bank_conflicts", "throughput_bytes_per_clk_per_sm")
+           if "degree" in v["params"]]
+    a.plot([v["params"]["degree"] for v in lat], [v["median"] for v in lat], "o-", ms=3,
+           label="latency (cycles, one warp)")
+    a.set(xlabel="bank-conflict degree", ylabel="cycles per load")
+    b = a.twinx()
+    degrees = [v["params"]["degree"] for v in thr]
+    b.plot(degrees, [v["median"] for v in thr], "s-", ms=3, color="C1", label="throughput (B/clk/SM)")
+    b.plot(degrees, [128.0 / d for d in degrees], ":", color="gray", label="128 / degree")
+    b.set(ylabel="bytes per clock per SM", yscale="log")
+    fig.legend(loc="upper center", ncol=3, fontsize=8)
+    a.grid(alpha=0.3)
+    fig.suptitle(f"Shared-memory bank conflicts, 4-byte loads, {dev}", y=0.02, va="bottom", fontsize=9)
+    fig.tight_layout(rect=(0, 0.05, 1, 0.92))
+    fig.savefig(os.path.join(outdir, "bank_conflicts.png"), dpi=110)
+
+    fig, a = plt.subplots(figsize=(8, 4))
+    bw = values(prof, "global_bandwidth_by_type", "bandwidth_gbps")
+    med, err = errbars(bw)
+    a.bar([v["params"]["type"] for v in bw], med, yerr=err, color=["C0"] * (len(bw) - 1) + ["C2"])
+    theo = prof["device"]["theoretical_dram_bandwidth_gbps"]
+    a.axhline(theo, ls=":", color="gray")
+    a.text(0, theo, f" theoretical {theo:.0f} GB/s", va="bottom", fontsize=8)
+    a.set(ylabel="GB/s (read + written)", title=f"Copy bandwidth by element type, 256 MiB, {dev}")
+    a.tick_params(axis="x", labelrotation=30)
+    fig.tight_layout()
+    fig.savefig(os.path.join(outdir, "bandwidth_by_type.png"), dpi=110)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
