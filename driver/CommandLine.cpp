@@ -165,6 +165,12 @@ ParseResult parseCheck(const std::vector<std::string> &args, size_t start) {
     } else if (arg == "--no-cuda-toolkit") {
       cur.next();
       o.noCudaToolkit = true;
+    } else if (arg == "--dump-model") {
+      cur.next();
+      o.dumpModel = true;
+    } else if (arg == "--print-clang-command") {
+      cur.next();
+      o.printClangCommand = true;
     } else if (!arg.empty() && arg[0] == '-') {
       // Anything else that looks like an option; checked before it could be
       // mistaken for a file. Compiler flags belong after `--`.

@@ -24,6 +24,8 @@ struct CheckOptions {
   std::vector<std::string> rules;         // --rules a,b; empty: all
   std::string profile;                    // --profile FILE|NAME; empty: none
   ColorMode color = ColorMode::Auto;
+  bool dumpModel = false;          // --dump-model: the analyzer's facts as JSON, no rules
+  bool printClangCommand = false;  // --print-clang-command: the parse each file gets, then exit
 };
 
 struct ListRulesOptions {

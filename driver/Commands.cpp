@@ -1,4 +1,5 @@
 #include "driver/Commands.h"
+#include "printers/ModelJson.h"
 #include "analyzer/Analyzer.h"
 #include "driver/OutputFile.h"
 #include "driver/Report.h"
@@ -119,7 +120,29 @@ int runCheck(const CheckOptions &o) {
     jobs = jobsForFiles(o.files, o.compilerFlags);
   }
 
+  if (o.printClangCommand) {
+    for (const CompileJob &job : jobs) {
+      ClangCommand cmd = buildClangCommand(job, analyzerOpts.frontend);
+      std::string line;
+      for (const std::string &a : cmd.argv) {
+        // Quoted for a POSIX shell, so the line can be run as it is.
+        bool plain = !a.empty() && a.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                       "0123456789_./=:+,-@%") == std::string::npos;
+        std::string quoted = plain ? a : "'" + a + "'";
+        if (!plain)
+          for (size_t pos = quoted.find('\'', 1); pos != quoted.size() - 1 && pos != std::string::npos;
+               pos = quoted.find('\'', pos + 4))
+            quoted.replace(pos, 1, "'\\''");
+        line += (line.empty() ? "" : " ") + quoted;
+      }
+      std::cout << line << "\n";
+    }
+    return 0;
+  }
+
   AnalysisResults results = analyze(jobs, analyzerOpts);
+  if (o.dumpModel)
+    return emit(modelToJson(results).dump(2) + "\n", o.outputFile) ? 0 : 2;
   RuleOptions ruleOpts;
   ruleOpts.enabled = o.rules;
   std::vector<Finding> findings = runRules(results, ctx, ruleOpts);

@@ -42,6 +42,9 @@ Options:
   --rules ID[,ID...]         run only these rules (see `warplint list-rules`)
   --profile FILE|NAME        hardware profile used to cost findings
   --color auto|always|never  color text output (default: auto, on a terminal)
+  --dump-model               print the analyzer's facts (kernels, launches,
+                             accesses and their warp evaluations) as JSON
+  --print-clang-command      print the clang command each file is parsed with
   -h, --help                 show this help
 
 Exit status: 0 no findings, 1 findings, 2 usage error or a file that could not
