@@ -214,8 +214,11 @@ void evaluateKernel(ModeledKernel &k, const std::vector<size_t> &launches, const
       shapes.push_back(b);
     if (unit.launches[i].grid)
       grid = unit.launches[i].grid;
-    if (source.empty())
-      source = "launch at " + unit.launches[i].loc.file + ":" + std::to_string(unit.launches[i].loc.line);
+    if (source.empty()) {
+      const SourceLocation &at = unit.launches[i].loc;
+      source = at.file == k.info.loc.file ? "launch at line " + std::to_string(at.line)
+                                          : "launch at " + at.file + ":" + std::to_string(at.line);
+    }
   }
   if (shapes.empty()) {
     shapes.push_back(defaultShape(k, opts));

@@ -18,7 +18,7 @@ __global__ void transposeNaive(float *out, const float *in, int n) {
   for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS)
     // CHECK-MESSAGES: :[[@LINE+3]]:24: warning: 32-way bank conflict on read of shared 'tile': the warp's access is replayed 32 times [shared-bank-conflict]
     // CHECK-MESSAGES: note: lanes 0-31 reach bank {{[0-9]+}} at distinct words; consecutive lanes are 128 bytes apart (32 words)
-    // CHECK-MESSAGES: note: block (32, 8, 1) from the launch at {{.*}}shared-bank-conflict.cu:{{[0-9]+}}{{$}}
+    // CHECK-MESSAGES: note: block (32, 8, 1) from the launch at line {{[0-9]+}}{{$}}
     out[(y + j) * n] = tile[threadIdx.x][threadIdx.y + j];
 }
 
