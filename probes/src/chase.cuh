@@ -44,12 +44,13 @@ __device__ __forceinline__ uint32_t warmLines(const uint32_t* warm, size_t warmW
 // another SM with a cold L1), then thread 0 times `steps` dependent loads.
 template <int P, int WarmP>
 __global__ void chaseKernel(const uint32_t* chain, const uint32_t* warm, size_t warmWords,
-                            uint32_t start, uint32_t steps, unsigned long long* cycles,
-                            uint32_t* sink) {
+                            uint32_t start, uint32_t untimedSteps, uint32_t steps,
+                            unsigned long long* cycles, uint32_t* sink) {
   uint32_t acc = warmLines<WarmP>(warm, warmWords);
   __syncthreads();
   if (threadIdx.x == 0) {
     uint32_t j = start;
+    for (uint32_t i = 0; i < untimedSteps; ++i) j = loadWord<P>(chain + j);
     unsigned long long t0 = clock64();
 #pragma unroll 4
     for (uint32_t i = 0; i < steps; ++i) j = loadWord<P>(chain + j);

@@ -104,7 +104,8 @@ void runL1LineSize(Context& ctx, ProbeOutput& out) {
         size_t fp = size_t(kib) * 1024;
         uploadChain(buf.ptr, sequentialOrder(fp, strides[i]));
         uint32_t steps = uint32_t(fp / strides[i]);
-        chaseKernel<kCacheAll, kCacheAll><<<1, 1024>>>(buf.ptr, buf.ptr, fp / 4, 0, steps,
+        // No block warm-up (it would touch every line): one untimed lap instead.
+        chaseKernel<kCacheAll, kCacheAll><<<1, 1024>>>(buf.ptr, buf.ptr, 0, 0, steps, steps,
                                                        s.cycles.ptr, s.sink.ptr);
         checkLaunch("chaseKernel");
         double c = s.read() / steps;
@@ -128,13 +129,9 @@ void runSectorSize(Context& ctx, ProbeOutput& out) {
   // Each run walks a fresh region so no earlier run left it in a cache.
   const size_t regionBytes = 64 * 1024;
   DeviceBuffer<uint32_t> buf(regionBytes * (ctx.runs + 1) / 4);
-  DeviceBuffer<uint32_t> flush(2 * ctx.l2Bytes / 4);
   auto& l1 = out.add("l1_fetch_granularity_bytes", {}, "bytes",
                      "ld.global.ca chase at a 4-byte stride over 1 KiB held in L2 (warmed with "
                      "ld.global.cg), every access recorded; bytes walked / L1 misses");
-  auto& l2 = out.add("l2_fetch_granularity_bytes", {}, "bytes",
-                     "ld.global.cg chase at a 4-byte stride over 2 KiB after a 2 x L2 cudaMemset, "
-                     "every access recorded; bytes walked / L2 misses");
   auto countMisses = [](const std::vector<uint16_t>& rec) {
     uint16_t lo = *std::min_element(rec.begin(), rec.end());
     uint16_t hi = *std::max_element(rec.begin(), rec.end());
@@ -149,13 +146,6 @@ void runSectorSize(Context& ctx, ProbeOutput& out) {
     auto rec1 = recordedChase<kCacheAll, kCacheGlobal>(s, lat, region, region, 256, 0, 256);
     double m1 = countMisses(rec1);
     l1.samples.push_back(m1 > 0 ? 1024.0 / m1 : 0);
-    // L2: 2 KiB further on; a memset of 2 x L2 (whole lines) evicts it first.
-    uint32_t* region2 = region + 32 * 1024 / 4;
-    uploadChain(region2, sequentialOrder(2048, 4));
-    PROBE_CHECK(cudaMemset(flush.ptr, r, flush.bytes()));
-    auto rec2 = recordedChase<kCacheGlobal, kCacheGlobal>(s, lat, region2, flush.ptr, 0, 0, 512);
-    double m2 = countMisses(rec2);
-    l2.samples.push_back(m2 > 0 ? 2048.0 / m2 : 0);
   }
 }
 

@@ -55,6 +55,22 @@ __global__ void copyVecKernel(const float4* __restrict__ in, float4* __restrict_
   for (; i < n; i += stride) out[i] = in[i];
 }
 
+// The same with streaming cache hints (evict-first loads and stores).
+template <int M>
+__global__ void copyVecStreamingKernel(const float4* __restrict__ in, float4* __restrict__ out,
+                                       size_t n) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (; i + (M - 1) * stride < n; i += M * stride) {
+    float4 v[M];
+#pragma unroll
+    for (int m = 0; m < M; ++m) v[m] = __ldcs(in + i + m * stride);
+#pragma unroll
+    for (int m = 0; m < M; ++m) __stcs(out + i + m * stride, v[m]);
+  }
+  for (; i < n; i += stride) __stcs(out + i, __ldcs(in + i));
+}
+
 namespace {
 
 constexpr size_t kCopyBytes = size_t(256) << 20;
@@ -158,6 +174,30 @@ void runDramCopy(Context& ctx, ProbeOutput& out) {
             }
           }));
       }
+  for (int bps : {2, 4})
+    for (int m : {2, 4}) {
+      auto& v = out.add("copy_bandwidth_gbps",
+                        {str("kernel", "float4_grid_stride_streaming"), num("blocks_per_sm", bps),
+                         num("threads_per_block", 512), num("loads_in_flight_per_thread", m)},
+                        "GB/s", "grid-stride float4 copy of 1 GiB with __ldcs/__stcs; bytes read + "
+                        "written over event time");
+      unsigned blocks = unsigned(sms * bps);
+      for (int r = 0; r < ctx.runs; ++r)
+        v.samples.push_back(gbps(2.0 * bytes, [&] {
+          if (m == 2) copyVecStreamingKernel<2><<<blocks, 512>>>(a.ptr, b.ptr, n);
+          else copyVecStreamingKernel<4><<<blocks, 512>>>(a.ptr, b.ptr, n);
+        }));
+    }
+  {
+    auto& v = out.add("copy_bandwidth_gbps", {str("kernel", "float4_one_per_thread"),
+                                              num("threads_per_block", 256)},
+                      "GB/s", "out[i] = in[i] float4, one element a thread, 1 GiB; bytes read + "
+                      "written over event time");
+    for (int r = 0; r < ctx.runs; ++r)
+      v.samples.push_back(gbps(2.0 * bytes, [&] {
+        copyKernel<float4><<<unsigned(n / 256), 256>>>(a.ptr, b.ptr, n);
+      }));
+  }
   auto& m = out.add("copy_bandwidth_gbps", {str("kernel", "cudaMemcpy_d2d")}, "GB/s",
                     "cudaMemcpy device-to-device of 1 GiB; bytes read + written over event time");
   for (int r = 0; r < ctx.runs; ++r)

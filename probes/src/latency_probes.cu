@@ -119,7 +119,8 @@ namespace {
 template <int P, int WP>
 double chaseCyclesPerLoad(ChaseScratch& s, const uint32_t* chain, const uint32_t* warm,
                           size_t warmWords, uint32_t start, uint32_t steps) {
-  chaseKernel<P, WP><<<1, 1024>>>(chain, warm, warmWords, start, steps, s.cycles.ptr, s.sink.ptr);
+  chaseKernel<P, WP><<<1, 1024>>>(chain, warm, warmWords, start, 0, steps, s.cycles.ptr,
+                                   s.sink.ptr);
   checkLaunch("chaseKernel");
   return s.read() / steps;
 }

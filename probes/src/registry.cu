@@ -105,9 +105,9 @@ const std::vector<ProbeInfo>& allProbes() {
        "sequential ld.global.ca chase at 32/64/128/256-byte strides, footprint grown in 8 KiB steps "
        "until the latency leaves the L1-hit level; preferred carve-out 0",
        runL1LineSize},
-      {"sector_size", "Fetch granularity of L1 and L2",
-       "cold-cache chase at a 4-byte stride, every access recorded; granularity = bytes walked "
-       "over misses",
+      {"sector_size", "Fetch granularity (sector size) of L1",
+       "chase at a 4-byte stride over 1 KiB held in L2 but not L1, every access recorded; "
+       "granularity = bytes walked over L1 misses",
        runSectorSize},
       {"tlb_reach", "Latency against pages touched (TLB reach)",
        "one thread chases 64-bit pointers placed one per stride (2 MiB .. 1 GiB) in a large "
