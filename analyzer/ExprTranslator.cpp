@@ -65,7 +65,7 @@ public:
   }
   bool VisitVarDecl(VarDecl *v) {
     // A non-const reference or pointer to a local lets it change unseen.
-    if (v->getType()->isReferenceType() && v->hasInit() &&
+    if (v->getType()->isReferenceType() && v->getInit() &&
         !v->getType()->getPointeeType().isConstQualified())
       if (auto *target = varOf(v->getInit()))
         out.escaped.insert(target);
@@ -231,11 +231,13 @@ ExprRef ExprTranslator::translate(const Expr *e, int depth) {
       return IndexExpr::symbol({SymbolKind::Param, static_cast<int>(p->getFunctionScopeIndex()), name});
     }
     if (v->hasLocalStorage()) {
-      if (v->getType()->isReferenceType() && v->hasInit() && writes_.isStable(v))
+      if (v->isInvalidDecl())
+        return IndexExpr::unknown("'" + name + "' has a compile error");
+      if (v->getType()->isReferenceType() && v->getInit() && writes_.isStable(v))
         return translate(v->getInit(), depth + 1);
       if (!writes_.isStable(v))
         return IndexExpr::unknown("'" + name + "' is assigned more than once");
-      if (!v->hasInit())
+      if (!v->getInit())
         return IndexExpr::unknown("'" + name + "' has no initializer");
       return translate(v->getInit(), depth + 1);
     }
@@ -306,7 +308,7 @@ std::optional<MemoryRef> ExprTranslator::lvalueAt(const Expr *e, int depth) {
     if (!v)
       return std::nullopt;
     if (v->getType()->isReferenceType()) {
-      if (v->hasLocalStorage() && v->hasInit() && writes_.isStable(v))
+      if (v->hasLocalStorage() && !v->isInvalidDecl() && v->getInit() && writes_.isStable(v))
         return lvalueAt(v->getInit(), depth + 1);
       return std::nullopt;
     }
@@ -382,7 +384,7 @@ std::optional<MemoryRef> ExprTranslator::pointerValue(const Expr *e, int depth) 
         return std::nullopt;
       return rootRef(v, v->getType()->getPointeeType());
     }
-    if (v->hasLocalStorage() && v->hasInit() && writes_.isStable(v))
+    if (v->hasLocalStorage() && !v->isInvalidDecl() && v->getInit() && writes_.isStable(v))
       return pointerValue(v->getInit(), depth + 1);
     return std::nullopt;
   }

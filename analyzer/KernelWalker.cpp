@@ -129,7 +129,7 @@ private:
       for (const Decl *d : ds->decls())
         if (auto *v = dyn_cast<VarDecl>(d)) {
           declareArray(v);
-          if (v->hasInit())
+          if (v->getInit())
             expr(v->getInit(), Use::Read);
         }
       return;
@@ -176,12 +176,12 @@ private:
     int initWrites = 0;
     if (auto *ds = dyn_cast_or_null<DeclStmt>(fs->getInit())) {
       if (ds->isSingleDecl())
-        if (auto *v = dyn_cast<VarDecl>(ds->getSingleDecl()); v && v->hasInit()) {
+        if (auto *v = dyn_cast<VarDecl>(ds->getSingleDecl()); v && v->getInit()) {
           var = v;
           init = v->getInit();
         }
       for (const Decl *d : ds->decls())
-        if (auto *v = dyn_cast<VarDecl>(d); v && v->hasInit())
+        if (auto *v = dyn_cast<VarDecl>(d); v && v->getInit())
           expr(v->getInit(), Use::Read);
     } else if (auto *bo = dyn_cast_or_null<BinaryOperator>(fs->getInit())) {
       if (bo->getOpcode() == BO_Assign)

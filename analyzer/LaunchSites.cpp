@@ -27,7 +27,7 @@ public:
   }
 
   std::optional<BlockShape> dim3(const Expr *e, int depth = 0) {
-    if (!e || depth > 16)
+    if (!e || depth > 16 || e->containsErrors() || e->isValueDependent() || e->isTypeDependent())
       return std::nullopt;
     e = e->IgnoreParenImpCasts();
     if (auto *ewc = dyn_cast<ExprWithCleanups>(e))
@@ -59,7 +59,7 @@ public:
     }
     if (auto *dre = dyn_cast<DeclRefExpr>(e)) {
       auto *var = dyn_cast<VarDecl>(dre->getDecl());
-      if (var && var->hasInit() && !var->getType()->isIntegralOrEnumerationType() &&
+      if (var && !var->isInvalidDecl() && var->getInit() && !var->getType()->isIntegralOrEnumerationType() &&
           (writes_.isStable(var) || var->getType().isConstQualified()))
         return dim3(var->getInit(), depth + 1);
     }

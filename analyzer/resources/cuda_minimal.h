@@ -12,6 +12,8 @@
  */
 #ifndef WARPLINT_CUDA_MINIMAL_H
 #define WARPLINT_CUDA_MINIMAL_H
+// Declarations, not the user's code: the analyzer skips system headers.
+#pragma clang system_header
 
 #define WARPLINT_MINIMAL_CUDA 1
 #ifndef __CUDACC__

@@ -1,6 +1,8 @@
 /* warplint minimal-CUDA mode: one macro declares a 16-bit float type, its
  * pair type and their functions (used by cuda_fp16.h and cuda_bf16.h). */
 #pragma once
+// Declarations, not the user's code: the analyzer skips system headers.
+#pragma clang system_header
 #define WARPLINT_HALF_TYPE(H, H2, SUF, SUF2, F2H, H2F, F22H2, H22F2)              \
   struct __attribute__((aligned(2))) H {                                       \
     unsigned short __x;                                                        \

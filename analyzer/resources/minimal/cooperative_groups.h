@@ -1,6 +1,8 @@
 /* warplint minimal-CUDA mode: declarations of the common cooperative groups
  * API, enough to parse kernels that use it. */
 #pragma once
+// Declarations, not the user's code: the analyzer skips system headers.
+#pragma clang system_header
 
 namespace cooperative_groups {
 
