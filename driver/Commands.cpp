@@ -103,6 +103,12 @@ int runCheck(const CheckOptions &o) {
     return 2;
   }
 
+  if (!o.cudaPath.empty() && !o.noCudaToolkit) {
+    std::string why;
+    if (!locateCuda(o.cudaPath, why))
+      return usageError(why);
+  }
+
   AnalyzerOptions analyzerOpts;
   analyzerOpts.frontend.cudaPath = o.cudaPath;
   analyzerOpts.frontend.forceMinimalCuda = o.noCudaToolkit;
