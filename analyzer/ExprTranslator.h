@@ -45,6 +45,8 @@ public:
   ExprRef index(const clang::Expr *e);
   // The memory an lvalue designates; nullopt for registers (plain locals).
   std::optional<MemoryRef> lvalue(const clang::Expr *e);
+  // The memory a pointer value points at.
+  std::optional<MemoryRef> pointee(const clang::Expr *e) { return pointerValue(e, 0); }
 
   void bindLoopVar(const clang::VarDecl *v, ExprRef value) { loopVars_[v] = std::move(value); }
   void unbindLoopVar(const clang::VarDecl *v) { loopVars_.erase(v); }

@@ -358,6 +358,30 @@ private:
     out_.accesses.push_back(std::move(a));
   }
 
+  // `__ldg(&p[i])` and the other cache-hinted loads (`__ldcs`, ...) read
+  // *p; `__stcs(&p[i], v)` and friends write it.
+  bool cacheHintAccess(const CallExpr *call) {
+    auto *fd = call->getDirectCallee();
+    if (!fd || call->getNumArgs() < 1 || !call->getArg(0)->getType()->isPointerType())
+      return false;
+    std::string name = fd->getNameAsString();
+    static const std::set<std::string> loads{"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"};
+    static const std::set<std::string> stores{"__stwb", "__stcg", "__stcs", "__stwt"};
+    bool load = loads.count(name) && call->getNumArgs() == 1;
+    bool store = stores.count(name) && call->getNumArgs() == 2;
+    if (!load && !store)
+      return false;
+    const Expr *ptr = call->getArg(0);
+    int64_t width = tr_.sizeOf(ptr->getType()->getPointeeType());
+    if (!ptr->containsErrors())
+      if (auto ref = tr_.pointee(ptr); ref && ref->space != AddressSpace::Generic)
+        record(call, *ref, load ? Use::Read : Use::Write, width);
+    addressOperands(ptr->IgnoreParenImpCasts());
+    if (store)
+      expr(call->getArg(1), Use::Read);
+    return true;
+  }
+
   // Walks an expression, recording memory lvalues where they are read or written.
   void expr(const Expr *e, Use use) {
     if (!e)
@@ -392,6 +416,8 @@ private:
         return;
       }
     }
+    if (auto *call = dyn_cast<CallExpr>(e); call && cacheHintAccess(call))
+      return;
     if (auto *op = dyn_cast<CXXOperatorCallExpr>(e); op && op->isAssignmentOp() && op->getNumArgs() == 2) {
       access(op->getArg(0), Use::Write);
       const Expr *rhs = op->getArg(1)->IgnoreParenImpCasts();
