@@ -349,6 +349,9 @@ private:
                       std::to_string(f.isWrite) + std::to_string(width);
     if (!seen_.insert(key).second)
       return; // members of one vector element read in one line: one access
+    auto &consts = out_.info.constantSymbols;
+    if (ref.space == AddressSpace::Constant && std::find(consts.begin(), consts.end(), f.base) == consts.end())
+      consts.push_back(f.base);
     a.guarded.byteOffset = ref.byteOffset;
     a.guarded.widthBytes = width;
     a.guarded.space = ref.space;

@@ -41,6 +41,7 @@ nlohmann::json kernelJson(const KernelInfo &k) {
       lj["trip_count"] = *l.tripCount;
     j["loops"].push_back(lj);
   }
+  j["constant_symbols"] = k.constantSymbols;
   for (auto &s : k.blockShapes)
     j["block_shapes"].push_back(shape(s));
   for (auto &a : k.accesses) {
