@@ -64,7 +64,9 @@ extern "C" __global__ void k_@N@(const float* in, float* out) {
 
 
 def find_nvcc(explicit):
-    for c in [explicit, os.environ.get("CUDACXX"), shutil.which("nvcc"), "/usr/local/cuda/bin/nvcc"]:
+    if explicit:  # a named compiler is the only one tried
+        return explicit if os.path.isfile(explicit) and os.access(explicit, os.X_OK) else None
+    for c in [os.environ.get("CUDACXX"), shutil.which("nvcc"), "/usr/local/cuda/bin/nvcc"]:
         if c and os.path.isfile(c) and os.access(c, os.X_OK):
             return c
     return None
