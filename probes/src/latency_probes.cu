@@ -271,31 +271,66 @@ void runL2LatencyVsFootprint(Context& ctx, ProbeOutput& out) {
   std::vector<double> mib = {1, 2, 4, 8, 12, 16};
   for (double f = 20; f <= 2.0 * l2MiB + 1e-9; f += (f < 1.4 * l2MiB ? 4 : 16)) mib.push_back(f);
   mib.push_back(std::ceil(3 * l2MiB / 8) * 8);
-  DeviceBuffer<uint32_t> buf(size_t(mib.back() * (1 << 20)) / 4);
-  std::vector<Value*> vals;
-  for (double m : mib)
-    vals.push_back(&out.add("latency_cycles", {num("footprint_mib", m)}, "cycles",
-                            "ld.global.cg chase of 4096 random lines after a warm-up of the footprint"));
+  DeviceBuffer<uint32_t> buf(size_t(mib.back() * (1 << 20)) / 4), flush(2 * ctx.l2Bytes / 4);
+  DeviceBuffer<uint16_t> rec(kMaxRecorded);
+  PROBE_CHECK(cudaMemset(flush.ptr, 0, flush.bytes()));
+  std::vector<Value*> lat, far, miss;
+  for (double m : mib) {
+    lat.push_back(&out.add("latency_cycles", {num("footprint_mib", m)}, "cycles",
+                           "ld.global.cg chase of 4096 random lines after a warm-up of the footprint"));
+    far.push_back(&out.add("far_fraction", {num("footprint_mib", m)}, "fraction",
+                           "recorded chase of 2048 random lines: share between 1.3 x the 4 MiB "
+                           "level and 0.9 x the DRAM level (far L2 partition)"));
+    miss.push_back(&out.add("miss_fraction", {num("footprint_mib", m)}, "fraction",
+                            "recorded chase of 2048 random lines: share at or over 0.9 x the DRAM "
+                            "level (L2 misses)"));
+  }
   auto& nearEnd = out.add("l2_near_plateau_end_mib", {}, "MiB",
-                          "per run: first footprint whose latency exceeds 1.25 x the 4 MiB level");
+                          "per run: largest footprint up to which under 5% of the recorded accesses "
+                          "leave the near-L2 level");
   auto& capacity = out.add("l2_capacity_mib", {}, "MiB",
-                           "per run: first footprint whose latency passes 3/4 of the way from the "
-                           "4 MiB level to the largest-footprint (DRAM) level");
+                           "per run: largest footprint up to which under 5% of the recorded "
+                           "accesses reach the DRAM level");
+  auto recorded = [&](size_t fp, const std::vector<uint32_t>& order, const uint32_t* warm,
+                      size_t warmWords) {
+    uploadChain(buf.ptr, order);
+    recordedChaseKernel<kCacheGlobal, kCacheGlobal><<<1, 1024>>>(
+        buf.ptr, warm, warmWords, order[0], 0, uint32_t(order.size()), rec.ptr, s.sink.ptr);
+    checkLaunch("recordedChaseKernel");
+    std::vector<uint16_t> h(order.size());
+    PROBE_CHECK(cudaMemcpy(h.data(), rec.ptr, h.size() * 2, cudaMemcpyDeviceToHost));
+    return std::vector<double>(h.begin(), h.end());
+  };
   for (int r = 0; r < ctx.runs; ++r) {
-    std::vector<double> lat;
+    // The two reference levels of this run: near L2 (4 MiB) and DRAM (after a flush).
+    auto nearRec = recorded(4 << 20, randomLines(4 << 20, kMaxRecorded, 900 + r), buf.ptr, (4 << 20) / 4);
+    size_t bigFp = size_t(mib.back() * (1 << 20));
+    // Reading 2 x L2 of other data evicts the freshly written chain lines.
+    auto dramRec = recorded(bigFp, randomLines(bigFp, kMaxRecorded, 950 + r), flush.ptr, flush.count);
+    const double nearLvl = median(nearRec), dramLvl = median(dramRec);
+    bool nearClean = true, capClean = true;
+    double nearEndMiB = 0, capMiB = 0;
     for (size_t i = 0; i < mib.size(); ++i) {
       size_t fp = size_t(mib[i] * (1 << 20));
       auto order = randomLines(fp, 4096, 7 * r + uint32_t(i));
       uploadChain(buf.ptr, order);
-      lat.push_back(chaseCyclesPerLoad<kCacheGlobal, kCacheGlobal>(s, buf.ptr, buf.ptr, fp / 4,
-                                                                   order[0], 4096));
-      vals[i]->samples.push_back(lat.back());
+      lat[i]->samples.push_back(chaseCyclesPerLoad<kCacheGlobal, kCacheGlobal>(
+          s, buf.ptr, buf.ptr, fp / 4, order[0], 4096));
+      auto h = recorded(fp, randomLines(fp, kMaxRecorded, 500 + 7 * r + uint32_t(i)), buf.ptr, fp / 4);
+      double nFar = 0, nMiss = 0;
+      for (double c : h) {
+        if (c >= 0.9 * dramLvl) ++nMiss;
+        else if (c > 1.3 * nearLvl) ++nFar;
+      }
+      far[i]->samples.push_back(nFar / h.size());
+      miss[i]->samples.push_back(nMiss / h.size());
+      nearClean = nearClean && (nFar + nMiss) / h.size() < 0.05;
+      capClean = capClean && nMiss / h.size() < 0.05;
+      if (nearClean) nearEndMiB = mib[i];
+      if (capClean) capMiB = mib[i];
     }
-    double base = lat[2], top = lat.back();
-    for (size_t i = 0; i < mib.size(); ++i)
-      if (lat[i] > 1.25 * base) { nearEnd.samples.push_back(mib[i]); break; }
-    for (size_t i = 0; i < mib.size(); ++i)
-      if (lat[i] > base + 0.75 * (top - base)) { capacity.samples.push_back(mib[i]); break; }
+    nearEnd.samples.push_back(nearEndMiB);
+    capacity.samples.push_back(capMiB);
   }
 }
 
