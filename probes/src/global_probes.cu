@@ -188,14 +188,14 @@ void runDramCopy(Context& ctx, ProbeOutput& out) {
           else copyVecStreamingKernel<4><<<blocks, 512>>>(a.ptr, b.ptr, n);
         }));
     }
-  {
+  for (int tpb : {128, 256, 512, 1024}) {
     auto& v = out.add("copy_bandwidth_gbps", {str("kernel", "float4_one_per_thread"),
-                                              num("threads_per_block", 256)},
+                                              num("threads_per_block", tpb)},
                       "GB/s", "out[i] = in[i] float4, one element a thread, 1 GiB; bytes read + "
                       "written over event time");
     for (int r = 0; r < ctx.runs; ++r)
       v.samples.push_back(gbps(2.0 * bytes, [&] {
-        copyKernel<float4><<<unsigned(n / 256), 256>>>(a.ptr, b.ptr, n);
+        copyKernel<float4><<<unsigned(n / tpb), tpb>>>(a.ptr, b.ptr, n);
       }));
   }
   auto& m = out.add("copy_bandwidth_gbps", {str("kernel", "cudaMemcpy_d2d")}, "GB/s",
