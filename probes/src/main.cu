@@ -148,6 +148,20 @@ int main(int argc, char** argv) {
   run.theoreticalDramGBps = 2.0 * memMHz * 1e6 * run.busWidthBits / 8 / 1e9;
   run.profileId = profileId.empty() ? slug(ctx.prop.name) + "-" + run.date.substr(0, 10) : profileId;
 
+  // Settle: half a second of device copies first, so the first bandwidth probe
+  // does not meet a GPU still leaving idle (seen once: a first run's copies
+  // 5-20% slower than the repeat's).
+  try {
+    DeviceBuffer<char> a(size_t(256) << 20), b(size_t(256) << 20);
+    auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+    while (std::chrono::steady_clock::now() < until) {
+      PROBE_CHECK(cudaMemcpy(b.ptr, a.ptr, a.bytes(), cudaMemcpyDeviceToDevice));
+    }
+  } catch (const std::exception& ex) {
+    std::fprintf(stderr, "warplint-probe: settle step failed: %s\n", ex.what());
+    return 2;
+  }
+
   const bool tty = isatty(fileno(stderr));
   auto t0 = std::chrono::steady_clock::now();
   nvml.start(20);
