@@ -148,6 +148,8 @@ int main(int argc, char** argv) {
   run.theoreticalDramGBps = 2.0 * memMHz * 1e6 * run.busWidthBits / 8 / 1e9;
   run.profileId = profileId.empty() ? slug(ctx.prop.name) + "-" + run.date.substr(0, 10) : profileId;
 
+  const bool tty = isatty(fileno(stderr));
+  auto t0 = std::chrono::steady_clock::now();  // the settle step counts in the wall time
   // Settle: half a second of device copies first, so the first bandwidth probe
   // does not meet a GPU still leaving idle (seen once: a first run's copies
   // 5-20% slower than the repeat's).
@@ -162,8 +164,6 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  const bool tty = isatty(fileno(stderr));
-  auto t0 = std::chrono::steady_clock::now();
   nvml.start(20);
   int failures = 0;
   const auto& probes = allProbes();
