@@ -157,7 +157,7 @@ std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, co
         b.blockIdx[0] = b.blockIdx[1] = b.blockIdx[2] = bi;
         LaneAddresses lanes;
         lanes.widthBytes = access.widthBytes;
-        bool anyUnknown = false;
+        bool anyUnknown = false, outOfBounds = false;
         for (int l = 0; l < kWarpSize; ++l) {
           int64_t tid = static_cast<int64_t>(warp) * kWarpSize + l;
           if (tid >= block.threads())
@@ -174,10 +174,12 @@ std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, co
           }
           lanes.active[l] = true;
           lanes.address[l] = *addr;
+          if (access.extentBytes > 0 && (*addr < 0 || *addr + access.widthBytes > access.extentBytes))
+            outOfBounds = true;
         }
         if (anyUnknown)
           return std::nullopt;
-        if (lanes.activeCount() == 0)
+        if (lanes.activeCount() == 0 || outOfBounds)
           continue;
         WarpAccessEval e;
         e.block = block;

@@ -17,6 +17,10 @@ struct GuardedAccess {
   int64_t widthBytes = 4;
   AddressSpace space = AddressSpace::Global;
   std::vector<ExprRef> guards; // each must be non-zero for a lane to take part
+  // Bytes of the variable accessed when it is an array of known size; 0 if
+  // unknown. A binding that puts a lane outside it is not a real execution
+  // (an assumed parameter value or block shape was wrong) and is skipped.
+  int64_t extentBytes = 0;
 };
 
 struct EvaluationOptions {

@@ -293,6 +293,8 @@ MemoryRef ExprTranslator::rootRef(const ValueDecl *d, QualType elementType) {
   r.byteOffset = IndexExpr::constant(0);
   QualType el = innermostElement(elementType);
   r.rootElementSize = sizeOf(el);
+  if (auto *v = dyn_cast<VarDecl>(d); v && !isa<ParmVarDecl>(v) && !v->getType()->isPointerType())
+    r.rootExtentBytes = sizeOf(v->getType());
   r.rootElementType = el.getAsString();
   return r;
 }

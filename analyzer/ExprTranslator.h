@@ -34,6 +34,7 @@ struct MemoryRef {
   AddressSpace space = AddressSpace::Generic;
   ExprRef byteOffset;
   int64_t rootElementSize = 0; // size of the root array's or pointer's element
+  int64_t rootExtentBytes = 0; // size of the root variable when it is an array of known size; 0 otherwise
   std::string rootElementType;
 };
 

@@ -355,33 +355,44 @@ private:
     a.guarded.byteOffset = ref.byteOffset;
     a.guarded.widthBytes = width;
     a.guarded.space = ref.space;
+    a.guarded.extentBytes = ref.rootExtentBytes;
     for (auto &g : guards_)
       if (g->isKnown())
         a.guarded.guards.push_back(g);
     out_.accesses.push_back(std::move(a));
   }
 
-  // `__ldg(&p[i])` and the other cache-hinted loads (`__ldcs`, ...) read
-  // *p; `__stcs(&p[i], v)` and friends write it.
-  bool cacheHintAccess(const CallExpr *call) {
+  // Calls that access memory through their first argument: `__ldg(&p[i])`
+  // and the other cache-hinted loads read *p, `__stcs(&p[i], v)` and friends
+  // write it, `atomicAdd(&p[i], v)` and the other atomics read and write it.
+  bool pointerArgumentAccess(const CallExpr *call) {
     auto *fd = call->getDirectCallee();
     if (!fd || call->getNumArgs() < 1 || !call->getArg(0)->getType()->isPointerType())
       return false;
     std::string name = fd->getNameAsString();
     static const std::set<std::string> loads{"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"};
     static const std::set<std::string> stores{"__stwb", "__stcg", "__stcs", "__stwt"};
-    bool load = loads.count(name) && call->getNumArgs() == 1;
-    bool store = stores.count(name) && call->getNumArgs() == 2;
-    if (!load && !store)
+    Use use;
+    if (loads.count(name) && call->getNumArgs() == 1)
+      use = Use::Read;
+    else if (stores.count(name) && call->getNumArgs() == 2)
+      use = Use::Write;
+    else if (name.rfind("atomic", 0) == 0 && call->getNumArgs() >= 2)
+      use = Use::ReadWrite;
+    else
       return false;
     const Expr *ptr = call->getArg(0);
     int64_t width = tr_.sizeOf(ptr->getType()->getPointeeType());
+    // Reported at what is accessed: `in[i]` in `__ldg(&in[i])`.
+    const Expr *shown = ptr->IgnoreParenImpCasts();
+    if (auto *uo = dyn_cast<UnaryOperator>(shown); uo && uo->getOpcode() == UO_AddrOf)
+      shown = uo->getSubExpr()->IgnoreParens();
     if (!ptr->containsErrors())
       if (auto ref = tr_.pointee(ptr); ref && ref->space != AddressSpace::Generic)
-        record(call, *ref, load ? Use::Read : Use::Write, width);
+        record(shown, *ref, use, width);
     addressOperands(ptr->IgnoreParenImpCasts());
-    if (store)
-      expr(call->getArg(1), Use::Read);
+    for (unsigned i = 1; i < call->getNumArgs(); ++i)
+      expr(call->getArg(i), Use::Read);
     return true;
   }
 
@@ -419,7 +430,7 @@ private:
         return;
       }
     }
-    if (auto *call = dyn_cast<CallExpr>(e); call && cacheHintAccess(call))
+    if (auto *call = dyn_cast<CallExpr>(e); call && pointerArgumentAccess(call))
       return;
     if (auto *op = dyn_cast<CXXOperatorCallExpr>(e); op && op->isAssignmentOp() && op->getNumArgs() == 2) {
       access(op->getArg(0), Use::Write);

@@ -85,21 +85,37 @@ BankConflictDegree sharedBankConflicts(const LaneAddresses &lanes) {
   return result;
 }
 
-SectorsPerRequest globalSectors(const LaneAddresses &lanes) {
+namespace {
+
+std::set<int64_t> sectorsTouched(const LaneAddresses &lanes, int64_t shift, std::set<int64_t> *bytes) {
   std::set<int64_t> sectors;
-  std::set<int64_t> bytes;
   int64_t width = std::max<int64_t>(1, lanes.widthBytes);
   for (int l = 0; l < kWarpSize; ++l) {
     if (!lanes.active[l])
       continue;
-    for (int64_t b = lanes.address[l]; b < lanes.address[l] + width; ++b) {
-      bytes.insert(b);
+    for (int64_t b = lanes.address[l] - shift; b < lanes.address[l] - shift + width; ++b) {
+      if (bytes)
+        bytes->insert(b);
       sectors.insert(floorDiv(b, kSectorBytes));
     }
   }
+  return sectors;
+}
+
+} // namespace
+
+SectorsPerRequest globalSectors(const LaneAddresses &lanes) {
+  std::set<int64_t> bytes;
   SectorsPerRequest r;
-  r.sectors = static_cast<int>(sectors.size());
-  r.idealSectors = static_cast<int>(ceilDiv(static_cast<int64_t>(bytes.size()), kSectorBytes));
+  r.sectors = static_cast<int>(sectorsTouched(lanes, 0, &bytes).size());
+  if (bytes.empty())
+    return r;
+  // Alignment is not what G_3 asks to fix: the sectors a misaligned warp
+  // spends only because of where its first byte falls are part of the ideal.
+  int64_t misalignment = ((*bytes.begin() % kSectorBytes) + kSectorBytes) % kSectorBytes;
+  int shifted = static_cast<int>(sectorsTouched(lanes, misalignment, nullptr).size());
+  int aligned = static_cast<int>(ceilDiv(static_cast<int64_t>(bytes.size()), kSectorBytes));
+  r.idealSectors = aligned + std::max(0, r.sectors - shifted);
   return r;
 }
 

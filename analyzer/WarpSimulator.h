@@ -33,7 +33,7 @@ struct BankConflictDegree {
 
 struct SectorsPerRequest {
   int sectors = 0;
-  int idealSectors = 0;
+  int idealSectors = 0; // the same bytes contiguous, plus what the warp's misalignment alone costs
 };
 
 BankConflictDegree sharedBankConflicts(const LaneAddresses &lanes);

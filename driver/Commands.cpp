@@ -1,6 +1,7 @@
 #include "driver/Commands.h"
 #include "printers/ModelJson.h"
 #include "analyzer/Analyzer.h"
+#include "analyzer/HardwareProfile.h"
 #include "driver/OutputFile.h"
 #include "driver/Report.h"
 #include "printers/RuleDocs.h"
@@ -8,6 +9,7 @@
 #include "rules/Rule.h"
 
 #include <algorithm>
+#include <optional>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -86,15 +88,17 @@ int runCheck(const CheckOptions &o) {
     return usageError("unknown rule" + std::string(unknown.size() == 1 ? " '" : "s '") +
                       joined(unknown) + "' in --rules (known: " + joined(known) + ")");
 
+  // Costs come from a measured hardware profile: the one named, else the
+  // bundled H100 profile when the build embedded one.
   RuleContext ctx;
-  if (!o.profile.empty()) {
-    // TODO(lead): analyzer/HardwareProfile.h did not exist when the driver was
-    // written. Load `o.profile` (a file path or a built-in name) here, exit 2
-    // with "warplint: error: invalid profile '...': <why>" when it is
-    // malformed, and set ctx.profile to it (keep it alive until rules ran).
-    std::cerr << "warplint: warning: --profile '" << o.profile
-              << "' ignored: hardware profiles are not supported yet\n";
+  std::optional<HardwareProfile> profile;
+  try {
+    profile = o.profile.empty() ? HardwareProfile::defaultProfile() : HardwareProfile::load(o.profile);
+  } catch (const ProfileError &e) {
+    return usageError("invalid profile '" + o.profile + "': " + e.what());
   }
+  if (profile)
+    ctx.profile = &*profile;
 
   std::vector<std::string> problems = inputProblems(o.files);
   if (!problems.empty()) {

@@ -1,6 +1,7 @@
 // global-uncoalesced (G_3): a warp's global access that touches many more
 // 32-byte sectors than the bytes it moves need.
 #include "rules/AllRules.h"
+#include "rules/ProfileCosts.h"
 #include "rules/WarpDescription.h"
 
 #include <cmath>
@@ -10,9 +11,12 @@ namespace warplint {
 
 namespace {
 
-// Misalignment alone costs at most one extra sector per request, and G_3 says
-// aligned access is not necessary; only a doubling of traffic is reported.
+// Only a doubling of traffic is reported (the ideal already forgives
+// misalignment, which G_3 says is not necessary), and only when at least two
+// sectors are wasted: two active lanes in two rows (a halo column's loads)
+// need two sectors in any layout.
 constexpr double kMinTrafficRatio = 2.0;
+constexpr int kMinExcessSectors = 2;
 
 const RuleInfo kInfo{
     "global-uncoalesced",
@@ -43,9 +47,9 @@ public:
       if (e.uniform || e.idealSectors <= 0)
         continue;
       double ratio = static_cast<double>(e.sectors) / e.idealSectors;
-      if (ratio < kMinTrafficRatio)
+      if (ratio < kMinTrafficRatio || e.sectors - e.idealSectors < kMinExcessSectors)
         continue;
-      out.push_back(makeFinding(k, a, e, ratio));
+      out.push_back(makeFinding(k, a, e, ratio, ctx));
     }
   }
 
@@ -59,15 +63,24 @@ private:
     return os.str();
   }
 
-  static Finding makeFinding(const KernelInfo &k, const MemoryAccess &a, const WarpAccessEval &e, double ratio) {
+  static Finding makeFinding(const KernelInfo &k, const MemoryAccess &a, const WarpAccessEval &e, double ratio,
+                             const RuleContext &ctx) {
     Finding f;
     f.rule = kInfo.id;
     f.severity = "warning";
     f.loc = a.loc;
     f.kernel = k.name;
     f.message = "uncoalesced global " + accessVerb(a) + " of '" + a.base + "': " + std::to_string(e.sectors) +
-                " sectors per request where " + std::to_string(e.idealSectors) + " suffice: " + ratioText(ratio) +
+                " sectors per request where " + std::to_string(e.idealSectors) +
+                (e.idealSectors == 1 ? " suffices: " : " suffice: ") + ratioText(ratio) +
                 "x the traffic";
+    f.details = contextDetails(k, a, e);
+    if (ctx.profile) {
+      std::string cost = globalTrafficCost(*ctx.profile, e.sectors, e.idealSectors,
+                                           e.laneStrideKnown ? e.laneStrideBytes : 0, a.widthBytes, f.details);
+      if (!cost.empty())
+        f.message += "; " + cost;
+    }
     std::ostringstream warp;
     warp << e.activeLanes << " lanes each move " << a.widthBytes << " bytes";
     if (e.laneStrideKnown) {
@@ -77,7 +90,6 @@ private:
     }
     f.notes.push_back({{}, warp.str()});
     addContextNotes(k, a, e, f.notes);
-    f.details = contextDetails(k, a, e);
     f.details["sectors"] = e.sectors;
     f.details["ideal_sectors"] = e.idealSectors;
     f.details["traffic_ratio"] = ratio;

@@ -1,6 +1,7 @@
 // shared-bank-conflict (S_1): lanes of one warp reaching distinct words of
 // the same shared-memory bank are served one after another.
 #include "rules/AllRules.h"
+#include "rules/ProfileCosts.h"
 #include "rules/WarpDescription.h"
 
 #include <sstream>
@@ -40,12 +41,13 @@ public:
       const WarpAccessEval &e = worstEvaluation(a);
       if (e.bankConflictDegree < 2 || e.uniform)
         continue;
-      out.push_back(makeFinding(k, a, e));
+      out.push_back(makeFinding(k, a, e, ctx));
     }
   }
 
 private:
-  static Finding makeFinding(const KernelInfo &k, const MemoryAccess &a, const WarpAccessEval &e) {
+  static Finding makeFinding(const KernelInfo &k, const MemoryAccess &a, const WarpAccessEval &e,
+                             const RuleContext &ctx) {
     Finding f;
     f.rule = kInfo.id;
     f.severity = "warning";
@@ -58,6 +60,13 @@ private:
     else
       msg << "the warp's " << a.widthBytes << "-byte access takes " << e.wavefronts << " wavefronts where "
           << e.idealWavefronts << " suffice";
+    f.details = contextDetails(k, a, e);
+    // The probes measured 4-byte loads; wider accesses get no number.
+    if (ctx.profile && a.widthBytes <= 4) {
+      std::string cost = sharedConflictCost(*ctx.profile, e.bankConflictDegree, f.details);
+      if (!cost.empty())
+        msg << "; " << cost;
+    }
     f.message = msg.str();
 
     std::ostringstream warp;
@@ -71,7 +80,6 @@ private:
     f.notes.push_back({{}, warp.str()});
     addContextNotes(k, a, e, f.notes);
 
-    f.details = contextDetails(k, a, e);
     f.details["degree"] = e.bankConflictDegree;
     f.details["wavefronts"] = e.wavefronts;
     f.details["ideal_wavefronts"] = e.idealWavefronts;

@@ -104,10 +104,35 @@ TEST(Sectors, ConsecutiveFloatsTakeFourSectors) {
   EXPECT_EQ(s.idealSectors, 4);
 }
 
-TEST(Sectors, MisalignmentCostsOneSector) {
+TEST(Sectors, MisalignmentIsPartOfTheIdeal) {
+  // One extra sector from misalignment is not uncoalescing: the ideal keeps
+  // the warp's first-byte alignment.
   auto s = globalSectors(strided(4, 4, 4));
   EXPECT_EQ(s.sectors, 5);
+  EXPECT_EQ(s.idealSectors, 5);
+  auto bytes = globalSectors(strided(1, 1, -1)); // in[i - 1] on bytes
+  EXPECT_EQ(bytes.sectors, 2);
+  EXPECT_EQ(bytes.idealSectors, 2);
+}
+
+TEST(Sectors, MisalignedStridedAccessIsStillFarFromIdeal) {
+  auto s = globalSectors(strided(128, 4, 4));
+  EXPECT_EQ(s.sectors, 32);
   EXPECT_EQ(s.idealSectors, 4);
+  // Stride two floats, one float in: 8 sectors, twice the 4 the bytes need.
+  auto two = globalSectors(strided(8, 4, 4));
+  EXPECT_EQ(two.sectors, 8);
+  EXPECT_EQ(two.idealSectors, 4);
+}
+
+TEST(Sectors, TwoDimensionalRowsShiftedByOneElement) {
+  // Four rows of 8 floats, 4 KiB apart, all one float to the left.
+  LaneAddresses l = strided(0, 4);
+  for (int i = 0; i < 32; ++i)
+    l.address[i] = (i / 8) * 4096 + (i % 8) * 4 - 4;
+  auto s = globalSectors(l);
+  EXPECT_EQ(s.sectors, 8);
+  EXPECT_EQ(s.idealSectors, 8);
 }
 
 TEST(Sectors, StrideOf32FloatsTouches32Sectors) {
@@ -137,4 +162,5 @@ TEST(Sectors, BytesAndVectors) {
 TEST(Sectors, NegativeOffsetsFloorToTheirSector) {
   auto s = globalSectors(strided(4, 4, -4));
   EXPECT_EQ(s.sectors, 5);
+  EXPECT_EQ(s.idealSectors, 5);
 }

@@ -104,7 +104,7 @@ __global__ void narrowTypes(const unsigned char *rgba, const uchar4 *rgba4, cons
   __shared__ short scratch[256 * 16];
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   // GT: 1-byte loads 4 bytes apart: 4 sectors where 1 suffices: 4x.
-  // CHECK-MESSAGES: :[[@LINE+1]]:21: warning: uncoalesced global read of 'rgba': 4 sectors per request where 1 suffice: 4x the traffic
+  // CHECK-MESSAGES: :[[@LINE+1]]:21: warning: uncoalesced global read of 'rgba': 4 sectors per request where 1 suffices: 4x the traffic
   unsigned char r = rgba[4 * i];
   uchar4 p = rgba4[i];       // GT: 4 sectors = ideal
   gray[i] = (r + p.y + p.z) / 3; // GT: 1 sector = ideal

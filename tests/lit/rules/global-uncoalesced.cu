@@ -1,12 +1,16 @@
 // RUN: %not %warplint check %s --color=never 2>&1 | %FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not=warning: --implicit-check-not=error:
 // RUN: %not %warplint check %s --no-cuda-toolkit --color=never 2>&1 | %FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not=warning: --implicit-check-not=error:
+// The measured cost follows the profile: the bundled H100 one by default.
+// RUN: %not %warplint check %s --profile h200 --color=never 2>&1 | %FileCheck %s --check-prefix=H200
+// H200: warning: uncoalesced global read of 'in': 32 sectors per request where 4 suffice: 8x the traffic; a stride-32 float access moves {{[0-9]+}} GB/s of useful data on NVIDIA H200 against
+// H200: warning: uncoalesced global read of 'a': 32 sectors per request where 4 suffice: 8x the traffic; of the {{[0-9]+}} GB/s measured on NVIDIA H200, at most {{[0-9]+}} GB/s carry useful bytes [global-uncoalesced]
 
 // ---- positives ---------------------------------------------------------
 
 __global__ void strided32(float *out, const float *in, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
-    // CHECK-MESSAGES: :[[@LINE+2]]:14: warning: uncoalesced global read of 'in': 32 sectors per request where 4 suffice: 8x the traffic [global-uncoalesced]
+    // CHECK-MESSAGES: :[[@LINE+2]]:14: warning: uncoalesced global read of 'in': 32 sectors per request where 4 suffice: 8x the traffic; a stride-32 float access moves {{[0-9]+}} GB/s of useful data on NVIDIA [[GPU:H100 80GB HBM3|H200]] against {{[0-9]+}} GB/s at stride 1 [global-uncoalesced]
     // CHECK-MESSAGES: note: 32 lanes each move 4 bytes; consecutive lanes are 128 bytes apart (stride 32 elements)
     out[i] = in[i * 32];
 }
@@ -47,7 +51,7 @@ __global__ void stride2Doubles(double *out, const double *in) {
 __global__ void readOnlyPath(float *out, const float *__restrict__ in) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   // The read-only path moves the same sectors: __ldg does not coalesce for you.
-  // CHECK-MESSAGES: :[[@LINE+1]]:12: warning: uncoalesced global read of 'in': 32 sectors per request where 4 suffice: 8x the traffic
+  // CHECK-MESSAGES: :[[@LINE+1]]:19: warning: uncoalesced global read of 'in': 32 sectors per request where 4 suffice: 8x the traffic
   out[i] = __ldg(&in[i * 32]) + __ldg(in + i);
 }
 

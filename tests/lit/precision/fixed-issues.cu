@@ -1,8 +1,7 @@
-// Known issues: cases where warplint disagrees with the hand-computed ground
-// truth. Not run by lit (.txt suffix). Each case keeps CHECK lines stating the
-// CORRECT behaviour; "ACTUAL" says what warplint printed (build of 2025-11-22,
-// tree at commit 773edcf). Try: warplint check known-issues.cu.txt -x cu
-(or copy it to a .cu file). See FINDINGS.md for diagnosis.
+// Regression tests for the discrepancies the independent precision review
+// found (tests/lit/precision/FINDINGS.md, KI-1 to KI-6). Each case states the
+// hand-computed ground truth; "ACTUAL" records what warplint printed before
+// the fix.
 // RUN: %not %warplint check %s --color=never 2>&1 | %FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not=warning: --implicit-check-not=error:
 
 // ---- KI-1 (false positive, global-uncoalesced): misalignment alone -------
@@ -11,7 +10,7 @@
 // misalignment, which the rule promises not to report.
 // EXPECTED: no warning.
 // ACTUAL:   warning: uncoalesced global read of 'in': 2 sectors
-//           per request where 1 suffice: 2x the traffic [global-uncoalesced]
+//           per request where 1 suffices: 2x the traffic [global-uncoalesced]
 __global__ void byteDiff(const unsigned char *in, unsigned char *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i > 0 && i < n)
@@ -34,12 +33,12 @@ __global__ void halo8x8(const float *in, float *out, int n) {
 // ---- KI-3 (false positive, global-uncoalesced): two active lanes ---------
 // Block (16,16) stencil: the left/right halo columns are loaded by tx == 0
 // (lanes 0 and 16 of each warp, rows gy and gy+1). Two 4-byte loads in two
-// rows need two sectors whatever the layout; "2 sectors where 1 suffice: 2x"
+// rows need two sectors whatever the layout; "2 sectors where 1 suffices: 2x"
 // flags every textbook 16x16 halo load. (The same code with a (32,8) block has
 // one active lane and is not reported.)
 // EXPECTED: no warning (2 active lanes, 8 useful bytes, nothing to fix).
 // ACTUAL:   warning: uncoalesced global read of 'in': 2 sectors per request
-//           where 1 suffice: 2x the traffic   (both halo lines)
+//           where 1 suffices: 2x the traffic   (both halo lines)
 __global__ void haloColumns16(const float *in, float *out, int n) {
   __shared__ float tile[18][18];
   int tx = threadIdx.x, ty = threadIdx.y;
@@ -79,7 +78,7 @@ __global__ void sharedParamStride(float *out, int stride) {
 // ACTUAL:   no warning.
 __global__ void ldgFloat(const float *__restrict__ in, float *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  // CHECK-MESSAGES: :[[@LINE+1]]:18: warning: uncoalesced global read of 'in': 32 sectors per request where 4 suffice: 8x the traffic
+  // CHECK-MESSAGES: :[[@LINE+1]]:19: warning: uncoalesced global read of 'in': 32 sectors per request where 4 suffice: 8x the traffic
   out[i] = __ldg(&in[32 * i]);
   // CHECK-MESSAGES: :[[@LINE+1]]:19: warning: uncoalesced global read of 'in': 32 sectors per request where 4 suffice: 8x the traffic
   out[i] += __ldg(in + 32 * i);
