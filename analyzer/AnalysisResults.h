@@ -17,6 +17,17 @@ struct SourceLocation {
   bool valid() const { return line != 0; }
 };
 
+// A byte range of a file as written (macro expansions undone), for rewrites.
+// `file` is absolute; an empty `file` means the text is not written in one
+// place of a file (it comes from inside a macro, say) and cannot be edited.
+struct SourceSpan {
+  std::string file;
+  unsigned offset = 0;
+  unsigned length = 0;
+  std::string text;
+  bool valid() const { return !file.empty(); }
+};
+
 enum class AddressSpace { Global, Shared, Constant, Local, Generic };
 const char *addressSpaceName(AddressSpace s);
 
@@ -35,6 +46,14 @@ struct ParamInfo {
   bool isRestrict = false;
   std::string elementType; // pointee type for pointers, else the type
   int64_t elementSize = 0; // bytes; 0 when unknown (dependent or incomplete)
+  // Pointers only: whether every use of the pointee, through every alias,
+  // cast and call, only reads it (analyzer/ParamUses.cpp), and if not, why.
+  bool onlyRead = false;
+  bool readAtAll = false;     // at least one read of the pointee was seen
+  std::string notReadOnlyReason;
+  SourceSpan constInsertAt;    // empty span before the pointee type, where `const ` goes
+  SourceSpan restrictInsertAt; // empty span just after the `*`
+  SourceLocation loc;
 };
 
 struct ArrayInfo {
@@ -45,6 +64,21 @@ struct ArrayInfo {
   std::vector<int64_t> dims; // outermost first; 0 for an unknown extent
   bool isExtern = false;     // extern __shared__ T a[];
   SourceLocation loc;
+  // Shared arrays: each dimension's expression where the declaration writes
+  // it (invalid span when it is not written there, e.g. inside a macro).
+  std::vector<SourceSpan> dimSpans;
+  // Why code outside the subscripts `a[i][j]` can observe the layout (address
+  // passed on, pointer arithmetic, casts, sizeof, async copies, an index that
+  // leaves its row); padding such an array would change what that code sees.
+  std::vector<std::string> layoutEscapes;
+  // For conflicted multi-dimensional shared arrays: every access re-evaluated
+  // with the innermost dimension padded by `padElements` (0 = as written).
+  struct PaddingTrial {
+    int64_t padElements = 0;
+    int worstDegree = 1;      // worst bank-conflict degree over all accesses
+    int excessWavefronts = 0; // sum over accesses of wavefronts above the ideal
+  };
+  std::vector<PaddingTrial> paddingTrials;
 };
 
 struct LoopInfo {
@@ -60,6 +94,10 @@ struct LaunchSite {
   std::optional<BlockShape> block; // set when every component evaluated
   std::optional<BlockShape> grid;
   std::string blockText, gridText, sharedBytesText;
+  // Per kernel argument: the host variable it is when that variable holds its
+  // own allocation (written only by one cudaMalloc in the launching function),
+  // as "name@line"; empty when not shown.
+  std::vector<std::string> argAllocations;
 };
 
 // One lane-level evaluation of an access for one block shape and one binding
@@ -118,6 +156,7 @@ struct KernelInfo {
   std::vector<BlockShape> blockShapes; // shapes the accesses were evaluated under
   bool blockShapeAssumed = false;      // no launch site with a constant shape
   std::string blockShapeSource;        // "launch at f.cu:12" or "default (no launch site)"
+  std::vector<LaunchSite> launchSites; // the launches of this kernel visible in the unit
 };
 
 struct FrontendMessage {
@@ -133,6 +172,9 @@ struct TranslationUnitResult {
   std::vector<FrontendMessage> compileErrors; // errors while parsing (kernels may still be analyzed)
   std::vector<KernelInfo> kernels;
   std::vector<LaunchSite> launches;
+  // Content hash (rewriter/Fix.h contentHash) of each user file the parse read,
+  // by absolute path: fixes are applied only to unchanged files.
+  std::vector<std::pair<std::string, std::string>> fileHashes;
 };
 
 struct AnalysisResults {

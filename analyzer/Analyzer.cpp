@@ -1,6 +1,8 @@
 #include "analyzer/Analyzer.h"
 #include "analyzer/KernelWalker.h"
 #include "analyzer/LaunchSites.h"
+#include "analyzer/PaddingTrials.h"
+#include "rewriter/Fix.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Attr.h"
@@ -12,6 +14,7 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Support/VirtualFileSystem.h"
 
 #include <map>
 #include <set>
@@ -62,6 +65,7 @@ public:
 // is alive and only indices are kept.
 struct UnitModel {
   std::vector<ModeledKernel> kernels;
+  std::vector<std::pair<std::string, std::string>> fileHashes;
   std::vector<LaunchSite> launches;
   std::vector<const FunctionDecl *> launchCallees; // parallel to launches; AST lifetime only
   std::vector<const FunctionDecl *> kernelDecls;   // parallel to kernels; AST lifetime only
@@ -171,10 +175,46 @@ public:
           m.kernelLaunches[k].push_back(l);
     m.launchCallees.clear();
     m.kernelDecls.clear();
+    recordHashes(ctx);
     out_.handled = true;
   }
 
 private:
+  // The main file and every file a rewrite would touch, as parsed.
+  void recordHashes(ASTContext &ctx) {
+    SourceManager &sm = ctx.getSourceManager();
+    std::set<std::string> files;
+    auto add = [&](const SourceSpan &s) {
+      if (s.valid())
+        files.insert(s.file);
+    };
+    for (const ModeledKernel &k : out_.model.kernels) {
+      for (const ArrayInfo &a : k.info.arrays)
+        for (const SourceSpan &s : a.dimSpans)
+          add(s);
+      for (const ParamInfo &p : k.info.params) {
+        add(p.constInsertAt);
+        add(p.restrictInsertAt);
+      }
+    }
+    if (auto main = sm.getFileEntryRefForID(sm.getMainFileID())) {
+      llvm::SmallString<256> path(main->getName());
+      sm.getFileManager().makeAbsolutePath(path);
+      files.insert(path.str().str());
+    }
+    for (const std::string &file : files) {
+      auto ref = sm.getFileManager().getOptionalFileRef(file);
+      if (!ref)
+        continue;
+      FileID fid = sm.translateFile(*ref);
+      if (fid.isInvalid())
+        continue;
+      auto buffer = sm.getBufferOrNone(fid);
+      if (buffer)
+        out_.model.fileHashes.emplace_back(file, contentHash(buffer->getBuffer().str()));
+    }
+  }
+
   UnitOutput &out_;
 };
 
@@ -254,6 +294,9 @@ void evaluateKernel(ModeledKernel &k, const std::vector<size_t> &launches, const
       }
     }
   }
+  evaluatePaddings(k, shapes, eo);
+  for (size_t i : launches)
+    k.info.launchSites.push_back(unit.launches[i]);
 }
 
 } // namespace
@@ -267,7 +310,17 @@ TranslationUnitResult analyzeUnit(const CompileJob &job, const AnalyzerOptions &
   if (!cmd.argv.empty())
     cmd.argv.insert(cmd.argv.begin() + 1, "-fno-caret-diagnostics");
 
-  auto files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions{cmd.directory});
+  // Files under review (a fix being verified) are parsed from memory.
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs = llvm::vfs::getRealFileSystem();
+  if (!opts.overlayFiles.empty()) {
+    auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(fs);
+    auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    for (const auto &[path, contents] : opts.overlayFiles)
+      memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(contents, path));
+    overlay->pushOverlay(memory);
+    fs = overlay;
+  }
+  auto files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions{cmd.directory}, fs);
   UnitOutput out;
   tooling::ToolInvocation invocation(cmd.argv, std::make_unique<ModelAction>(out), files.get());
   ErrorCollector errors;
@@ -291,6 +344,7 @@ TranslationUnitResult analyzeUnit(const CompileJob &job, const AnalyzerOptions &
     result.kernels.push_back(std::move(k.info));
   }
   result.launches = unit.launches;
+  result.fileHashes = unit.fileHashes;
   if (errors.fatal && result.kernels.empty()) {
     result.parsed = false;
     result.fatalError = errors.errors.front().message;

@@ -5,6 +5,9 @@
 #include "analyzer/AnalysisResults.h"
 #include "analyzer/CompileJobs.h"
 
+#include <map>
+#include <string>
+
 namespace warplint {
 
 struct AnalyzerOptions {
@@ -16,6 +19,9 @@ struct AnalyzerOptions {
   // Value given to symbolic parameters (a row pitch `n`) when lanes are
   // instantiated: large, a multiple of 32 elements (see README "Assumptions").
   int64_t symbolicValue = 1024;
+  // Absolute path -> contents read instead of the file on disk (the rewriter
+  // re-analyzes fixed text before writing it).
+  std::map<std::string, std::string> overlayFiles;
 };
 
 // Analyzes one translation unit. Never throws; a TU that produced no AST has

@@ -1,4 +1,5 @@
 #include "analyzer/KernelWalker.h"
+#include "analyzer/RewriteFacts.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -83,6 +84,7 @@ private:
           lb->getMaxThreads()->EvaluateAsInt(r, ctx_))
         k.launchBoundsMaxThreads = r.Val.getInt().getExtValue();
     }
+    describePointerParams(ctx_, fn_, k.params);
   }
 
   void declareArray(const VarDecl *v) {
@@ -107,6 +109,8 @@ private:
     }
     a.elementType = t.getAsString();
     a.elementSize = tr_.sizeOf(t);
+    if (s == AddressSpace::Shared)
+      describeArrayLayout(ctx_, fn_, v, a);
     out_.info.arrays.push_back(a);
   }
 
@@ -352,6 +356,7 @@ private:
     auto &consts = out_.info.constantSymbols;
     if (ref.space == AddressSpace::Constant && std::find(consts.begin(), consts.end(), f.base) == consts.end())
       consts.push_back(f.base);
+    a.subscripts = subscriptChain(target, ref);
     a.guarded.byteOffset = ref.byteOffset;
     a.guarded.widthBytes = width;
     a.guarded.space = ref.space;
@@ -360,6 +365,27 @@ private:
       if (g->isKnown())
         a.guarded.guards.push_back(g);
     out_.accesses.push_back(std::move(a));
+  }
+
+  // The subscripts of `a[i][j]` when `target` is a full chain on a
+  // multi-dimensional shared array; empty otherwise.
+  std::vector<ExprRef> subscriptChain(const Expr *target, const MemoryRef &ref) {
+    std::vector<ExprRef> subs;
+    auto *var = dyn_cast_or_null<VarDecl>(ref.root);
+    if (!var || ref.space != AddressSpace::Shared || !var->getType()->isArrayType())
+      return subs;
+    size_t rank = 0;
+    for (QualType t = var->getType(); const ArrayType *at = t->getAsArrayTypeUnsafe(); t = at->getElementType())
+      ++rank;
+    const Expr *e = target->IgnoreParens();
+    while (auto *ase = dyn_cast<ArraySubscriptExpr>(e)) {
+      subs.insert(subs.begin(), tr_.index(ase->getIdx()));
+      e = ase->getBase()->IgnoreParenImpCasts();
+    }
+    auto *dre = dyn_cast<DeclRefExpr>(e);
+    if (rank < 2 || !dre || dre->getDecl() != var || subs.size() != rank)
+      subs.clear();
+    return subs;
   }
 
   // Calls that access memory through their first argument: `__ldg(&p[i])`

@@ -18,6 +18,10 @@ namespace warplint {
 struct ModeledAccess {
   MemoryAccess fact;
   GuardedAccess guarded;
+  // For a full subscript chain `a[i][j]` on a multi-dimensional shared array:
+  // the subscripts, outermost first, so the address can be re-linearized
+  // with another row length (padding trials). Empty otherwise.
+  std::vector<ExprRef> subscripts;
 };
 
 struct ModeledKernel {

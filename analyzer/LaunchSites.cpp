@@ -1,6 +1,7 @@
 #include "analyzer/LaunchSites.h"
 #include "analyzer/ExprTranslator.h"
 #include "analyzer/KernelWalker.h"
+#include "analyzer/RewriteFacts.h"
 
 #include "clang/AST/ExprCXX.h"
 
@@ -81,6 +82,7 @@ LaunchSite modelLaunch(ASTContext &ctx, const CUDAKernelCallExpr *call, const Fu
   site.loc = toLocation(ctx.getSourceManager(), call->getBeginLoc());
   if (auto *callee = call->getDirectCallee())
     site.kernel = callee->getNameAsString();
+  site.argAllocations = launchArgAllocations(ctx, call, enclosing);
   const CallExpr *config = call->getConfig();
   if (!config || config->getNumArgs() < 2)
     return site;

@@ -162,6 +162,15 @@ ParseResult parseCheck(const std::vector<std::string> &args, size_t start) {
                                {"always", ColorMode::Always},
                                {"never", ColorMode::Never}},
                               o.color, error);
+    } else if (auto v = cur.value({"--export-fixes"}, error)) {
+      o.exportFixes = *v;
+    } else if (arg == "--fix" || arg == "--fix-dry-run" || arg == "--fix-verify-nvcc" || arg == "--fix-launch" ||
+               arg == "--assume-no-alias") {
+      bool &flag = arg == "--fix" ? o.fix : arg == "--fix-dry-run" ? o.fixDryRun
+                                        : arg == "--fix-verify-nvcc" ? o.fixVerifyNvcc
+                                        : arg == "--fix-launch" ? o.fixLaunch : o.assumeNoAlias;
+      flag = true;
+      cur.next();
     } else if (arg == "--no-cuda-toolkit") {
       cur.next();
       o.noCudaToolkit = true;
@@ -186,6 +195,12 @@ ParseResult parseCheck(const std::vector<std::string> &args, size_t start) {
   }
   if (o.files.empty() && o.buildDir.empty())
     return fail("no input files (give FILE... or -p BUILD_DIR)", topic);
+  bool fixing = o.fix || o.fixDryRun || !o.exportFixes.empty();
+  if ((o.fixVerifyNvcc || o.fixLaunch) && !fixing)
+    return fail(std::string(o.fixVerifyNvcc ? "--fix-verify-nvcc" : "--fix-launch") +
+                    " needs --fix, --fix-dry-run or --export-fixes", topic);
+  if (fixing && (o.dumpModel || o.printClangCommand))
+    return fail("fixes cannot be combined with --dump-model or --print-clang-command", topic);
   r.ok = true;
   return r;
 }

@@ -26,6 +26,12 @@ struct CheckOptions {
   ColorMode color = ColorMode::Auto;
   bool dumpModel = false;          // --dump-model: the analyzer's facts as JSON, no rules
   bool printClangCommand = false;  // --print-clang-command: the parse each file gets, then exit
+  bool fix = false;                // --fix: apply the verified fixes in place
+  bool fixDryRun = false;          // --fix-dry-run: print them as a unified diff
+  std::string exportFixes;         // --export-fixes FILE.yaml (clang-apply-replacements format)
+  bool fixVerifyNvcc = false;      // --fix-verify-nvcc: also compile the fixed files with nvcc
+  bool fixLaunch = false;          // --fix-launch: also apply fixes that change launch sites
+  bool assumeNoAlias = false;      // --assume-no-alias: pointer parameters never alias
 };
 
 struct ListRulesOptions {

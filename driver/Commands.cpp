@@ -1,4 +1,5 @@
 #include "driver/Commands.h"
+#include "driver/FixCommand.h"
 #include "printers/ModelJson.h"
 #include "analyzer/Analyzer.h"
 #include "analyzer/HardwareProfile.h"
@@ -91,6 +92,7 @@ int runCheck(const CheckOptions &o) {
   // Costs come from a measured hardware profile: the one named, else the
   // bundled H100 profile when the build embedded one.
   RuleContext ctx;
+  ctx.assumeNoAlias = o.assumeNoAlias;
   std::optional<HardwareProfile> profile;
   try {
     profile = o.profile.empty() ? HardwareProfile::defaultProfile() : HardwareProfile::load(o.profile);
@@ -171,6 +173,9 @@ int runCheck(const CheckOptions &o) {
     return 2;
   if (o.format == OutputFormat::Text)
     std::cerr << summaryLine(results, findings) << "\n";
+  if (o.fix || o.fixDryRun || !o.exportFixes.empty())
+    if (runFixes(o, results, findings, jobs, analyzerOpts, ctx, ruleOpts) != 0)
+      return 2;
   return exitStatus(results, findings);
 }
 

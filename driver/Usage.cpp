@@ -45,6 +45,15 @@ Options:
   --dump-model               print the analyzer's facts (kernels, launches,
                              accesses and their warp evaluations) as JSON
   --print-clang-command      print the clang command each file is parsed with
+  --fix                      apply the fixes findings offer, in place (atomic;
+                             each fix re-analyzed first, and rolled back when
+                             it adds a compile error or leaves its finding)
+  --fix-dry-run              print those fixes as a unified diff instead
+  --export-fixes FILE.yaml   write them for clang-apply-replacements
+  --fix-verify-nvcc          also compile each fixed file with nvcc -arch=sm_90
+  --fix-launch               also apply fixes that change launch sites
+  --assume-no-alias          take pointer parameters to never alias (readonly-param
+                             then adds __restrict__ without launch-site proof)
   -h, --help                 show this help
 
 Exit status: 0 no findings, 1 findings, 2 usage error or a file that could not

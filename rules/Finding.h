@@ -3,6 +3,7 @@
 #pragma once
 
 #include "analyzer/AnalysisResults.h"
+#include "rewriter/Fix.h"
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@ struct Finding {
   std::string message;
   std::vector<FindingNote> notes;
   nlohmann::json details = nlohmann::json::object();
+  std::vector<Fix> fixes; // at most one: the rewrite `--fix` applies (rewriter/)
 };
 
 } // namespace warplint

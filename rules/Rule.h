@@ -27,6 +27,7 @@ struct RuleInfo {
 
 struct RuleContext {
   const HardwareProfile *profile = nullptr; // may be null: messages then carry no measured cost
+  bool assumeNoAlias = false; // --assume-no-alias: pointer parameters never alias
 };
 
 class Rule {

@@ -1,9 +1,11 @@
 // shared-bank-conflict (S_1): lanes of one warp reaching distinct words of
 // the same shared-memory bank are served one after another.
 #include "rules/AllRules.h"
+#include "rules/PaddingFix.h"
 #include "rules/ProfileCosts.h"
 #include "rules/WarpDescription.h"
 
+#include <set>
 #include <sstream>
 
 namespace warplint {
@@ -27,7 +29,7 @@ const RuleInfo kInfo{
     "tile[threadIdx.y][threadIdx.x] = in[y * n + x];\n"
     "__syncthreads();\n"
     "out[y2 * n + x2] = tile[threadIdx.x][threadIdx.y]; // rows now start in different banks",
-    "none: diagnostic only (padding is applied by the rewriter when it lands)",
+    kPaddingFixSafety,
 };
 
 class SharedBankConflict : public Rule {
@@ -35,13 +37,16 @@ public:
   const RuleInfo &info() const override { return kInfo; }
 
   void check(const KernelInfo &k, const RuleContext &ctx, std::vector<Finding> &out) const override {
+    std::set<std::string> offered; // one padding fix per array, on its first finding
     for (const MemoryAccess &a : k.accesses) {
       if (a.space != AddressSpace::Shared || a.worstEval < 0)
         continue;
       const WarpAccessEval &e = worstEvaluation(a);
       if (e.bankConflictDegree < 2 || e.uniform)
         continue;
-      out.push_back(makeFinding(k, a, e, ctx));
+      Finding f = makeFinding(k, a, e, ctx);
+      describePaddingFix(k, a.base, offered.insert(a.base).second, f);
+      out.push_back(std::move(f));
     }
   }
 
