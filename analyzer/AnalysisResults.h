@@ -135,6 +135,7 @@ struct MemoryAccess {
   int64_t widthBytes = 0;   // bytes moved by the access (element or vector member)
   std::string indexText;    // the linearized index, symbolic (e.g. "32*tx + ty")
   bool indexKnown = false;  // the index was expressed over known symbols
+  std::vector<SourceLocation> callChain; // call sites from the kernel down, when inlined from a __device__ function
   std::vector<std::string> assumptions; // e.g. "n treated as large (1024)"
   std::vector<WarpAccessEval> evals;    // one per block shape / iteration evaluated
   // Worst evaluation by the measure relevant to the address space; -1 if none.

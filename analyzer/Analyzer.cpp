@@ -72,15 +72,6 @@ struct UnitModel {
   std::vector<std::vector<size_t>> kernelLaunches; // parallel to kernels: indices into launches
 };
 
-bool isDeviceFunction(const FunctionDecl *fd) {
-  if (fd->hasAttr<CUDAGlobalAttr>())
-    return true;
-  // Explicit __device__ functions; the implicit host-device ones come from
-  // headers and constexpr functions, not from the user's kernels.
-  auto *a = fd->getAttr<CUDADeviceAttr>();
-  return a && !a->isImplicit();
-}
-
 class ModelVisitor : public RecursiveASTVisitor<ModelVisitor> {
 public:
   ModelVisitor(ASTContext &ctx, UnitModel &out) : ctx_(ctx), sm_(ctx.getSourceManager()), out_(out) {}
@@ -154,6 +145,21 @@ bool sameKernel(const FunctionDecl *launched, const FunctionDecl *analyzed) {
   return false;
 }
 
+// A __device__ helper analyzed in place at its call sites is not analyzed
+// again on its own: there it would run under a made-up block shape with
+// pointers of unknown address space.
+void dropInlinedHelpers(UnitModel &m) {
+  std::set<const FunctionDecl *> inlined;
+  for (auto &k : m.kernels)
+    for (auto *fd : k.inlinedCallees)
+      inlined.insert(fd->getCanonicalDecl());
+  for (size_t i = m.kernels.size(); i-- > 0;)
+    if (!m.kernels[i].info.isGlobal && inlined.count(m.kernelDecls[i]->getCanonicalDecl())) {
+      m.kernels.erase(m.kernels.begin() + i);
+      m.kernelDecls.erase(m.kernelDecls.begin() + i);
+    }
+}
+
 // The action is owned and destroyed by clang's tooling, so what it builds
 // lives outside it.
 struct UnitOutput {
@@ -168,6 +174,7 @@ public:
     ModelVisitor v(ctx, out_.model);
     v.TraverseDecl(ctx.getTranslationUnitDecl());
     UnitModel &m = out_.model;
+    dropInlinedHelpers(m);
     m.kernelLaunches.resize(m.kernels.size());
     for (size_t k = 0; k < m.kernels.size(); ++k)
       for (size_t l = 0; l < m.launches.size(); ++l)

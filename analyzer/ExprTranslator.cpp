@@ -224,6 +224,8 @@ ExprRef ExprTranslator::translate(const Expr *e, int depth) {
     if (auto *p = dyn_cast<ParmVarDecl>(v)) {
       if (!writes_.isStable(v))
         return IndexExpr::unknown("parameter '" + name + "' is modified in the body");
+      if (auto bound = paramValues_.find(p); bound != paramValues_.end())
+        return bound->second;
       if (!p->getType()->isIntegralOrEnumerationType())
         return IndexExpr::unknown("parameter '" + name + "' is not an integer");
       if (std::find(symbolicParams_.begin(), symbolicParams_.end(), name) == symbolicParams_.end())
@@ -310,6 +312,9 @@ std::optional<MemoryRef> ExprTranslator::lvalueAt(const Expr *e, int depth) {
     if (!v)
       return std::nullopt;
     if (v->getType()->isReferenceType()) {
+      if (auto *p = dyn_cast<ParmVarDecl>(v))
+        if (auto bound = paramMemory_.find(p); bound != paramMemory_.end() && writes_.isStable(v))
+          return bound->second;
       if (v->hasLocalStorage() && !v->isInvalidDecl() && v->getInit() && writes_.isStable(v))
         return lvalueAt(v->getInit(), depth + 1);
       return std::nullopt;
@@ -381,9 +386,11 @@ std::optional<MemoryRef> ExprTranslator::pointerValue(const Expr *e, int depth) 
       return lvalueAt(e, depth + 1);
     if (!v->getType()->isPointerType())
       return std::nullopt;
-    if (isa<ParmVarDecl>(v)) {
+    if (auto *p = dyn_cast<ParmVarDecl>(v)) {
       if (!writes_.isStable(v))
         return std::nullopt;
+      if (auto bound = paramMemory_.find(p); bound != paramMemory_.end())
+        return bound->second;
       return rootRef(v, v->getType()->getPointeeType());
     }
     if (v->hasLocalStorage() && !v->isInvalidDecl() && v->getInit() && writes_.isStable(v))

@@ -50,6 +50,10 @@ public:
   std::optional<MemoryRef> pointee(const clang::Expr *e) { return pointerValue(e, 0); }
 
   void bindLoopVar(const clang::VarDecl *v, ExprRef value) { loopVars_[v] = std::move(value); }
+  // Inlining a call: the callee's parameters stand for the caller's values
+  // (scalars) and memory (pointers and references).
+  void bindParam(const clang::ParmVarDecl *p, ExprRef value) { paramValues_[p] = std::move(value); }
+  void bindParamMemory(const clang::ParmVarDecl *p, const MemoryRef &ref) { paramMemory_[p] = ref; }
   void unbindLoopVar(const clang::VarDecl *v) { loopVars_.erase(v); }
   int64_t sizeOf(clang::QualType t) const;
 
@@ -70,6 +74,8 @@ private:
   const clang::FunctionDecl *fn_;
   const LocalWrites &writes_;
   llvm::DenseMap<const clang::VarDecl *, ExprRef> loopVars_;
+  llvm::DenseMap<const clang::ParmVarDecl *, ExprRef> paramValues_;
+  llvm::DenseMap<const clang::ParmVarDecl *, MemoryRef> paramMemory_;
   std::vector<std::string> symbolicParams_;
 };
 

@@ -49,18 +49,70 @@ bool exitsScope(const Stmt *s) {
   return isa<ReturnStmt>(s) || isa<ContinueStmt>(s) || isa<BreakStmt>(s);
 }
 
+// State shared by a kernel's walker and the walkers of the calls it inlines.
+struct WalkState {
+  std::set<std::string> seen; // accesses already recorded
+  int nextLoopId = 0;
+  std::vector<const FunctionDecl *> stack; // functions being walked, outermost first
+};
+
+constexpr size_t kMaxInlineDepth = 4;
+
 class Walker {
 public:
-  Walker(ASTContext &ctx, const FunctionDecl *fn, ModeledKernel &out)
-      : ctx_(ctx), fn_(fn), writes_(LocalWrites::collect(fn->getBody())), tr_(ctx, fn, writes_), out_(out) {}
+  Walker(ASTContext &ctx, const FunctionDecl *fn, ModeledKernel &out, WalkState &state)
+      : ctx_(ctx), fn_(fn), writes_(LocalWrites::collect(fn->getBody())), tr_(ctx, fn, writes_), out_(out),
+        state_(state) {}
 
   void run() {
     collectSignature();
-    if (fn_->getBody())
-      stmt(fn_->getBody());
+    walkBody();
   }
 
 private:
+  void walkBody() {
+    if (!fn_->getBody())
+      return;
+    state_.stack.push_back(fn_);
+    stmt(fn_->getBody());
+    state_.stack.pop_back();
+  }
+
+  // A call to one of the user's __device__ functions is analyzed in place:
+  // its parameters take the caller's values, its accesses run under the
+  // caller's guards and block shape.
+  bool inlineCall(const CallExpr *call) {
+    const FunctionDecl *callee = call->getDirectCallee();
+    if (!callee || isa<CXXOperatorCallExpr>(call))
+      return false;
+    const FunctionDecl *def = callee->getDefinition();
+    if (!def || !def->getBody() || !isDeviceFunction(def) || def->hasAttr<CUDAGlobalAttr>() ||
+        ctx_.getSourceManager().isInSystemHeader(def->getLocation()) || state_.stack.size() >= kMaxInlineDepth ||
+        std::find(state_.stack.begin(), state_.stack.end(), def) != state_.stack.end())
+      return false;
+    Walker child(ctx_, def, out_, state_);
+    child.guards_ = guards_;
+    child.callChain_ = callChain_;
+    child.callChain_.push_back(toLocation(ctx_.getSourceManager(), call->getBeginLoc()));
+    for (unsigned i = 0; i < call->getNumArgs() && i < def->getNumParams(); ++i) {
+      const ParmVarDecl *param = def->getParamDecl(i);
+      const Expr *arg = call->getArg(i);
+      QualType t = param->getType();
+      if (t->isPointerType()) {
+        if (auto ref = tr_.pointee(arg))
+          child.tr_.bindParamMemory(param, *ref);
+      } else if (t->isReferenceType()) {
+        if (auto ref = tr_.lvalue(arg))
+          child.tr_.bindParamMemory(param, *ref);
+      } else if (t->isIntegralOrEnumerationType()) {
+        child.tr_.bindParam(param, tr_.index(arg));
+      }
+    }
+    child.walkBody();
+    out_.inlinedCallees.push_back(def);
+    return true;
+  }
+
   enum class Use { Read, Write, ReadWrite, None };
 
   void collectSignature() {
@@ -200,7 +252,7 @@ private:
     }
 
     auto rec = std::make_shared<LoopRecurrence>();
-    rec->loopId = nextLoopId_++;
+    rec->loopId = state_.nextLoopId++;
     bool recognized = false;
     if (var && var->getType()->isIntegralOrEnumerationType() && !writes_.escaped.count(var) &&
         writes_.writes.lookup(var) == initWrites + 1)
@@ -349,9 +401,12 @@ private:
     f.widthBytes = width;
     f.indexText = ref.byteOffset->str();
     f.indexKnown = ref.byteOffset->isKnown();
+    f.callChain = callChain_;
     std::string key = f.base + "|" + f.indexText + "|" + std::to_string(f.loc.line) + "|" +
                       std::to_string(f.isWrite) + std::to_string(width);
-    if (!seen_.insert(key).second)
+    for (auto &c : callChain_)
+      key += "|" + std::to_string(c.line) + ":" + std::to_string(c.column);
+    if (!state_.seen.insert(key).second)
       return; // members of one vector element read in one line: one access
     auto &consts = out_.info.constantSymbols;
     if (ref.space == AddressSpace::Constant && std::find(consts.begin(), consts.end(), f.base) == consts.end())
@@ -458,6 +513,8 @@ private:
     }
     if (auto *call = dyn_cast<CallExpr>(e); call && pointerArgumentAccess(call))
       return;
+    if (auto *call = dyn_cast<CallExpr>(e))
+      inlineCall(call); // then its arguments are walked as reads below
     if (auto *op = dyn_cast<CXXOperatorCallExpr>(e); op && op->isAssignmentOp() && op->getNumArgs() == 2) {
       access(op->getArg(0), Use::Write);
       const Expr *rhs = op->getArg(1)->IgnoreParenImpCasts();
@@ -478,11 +535,20 @@ private:
   ExprTranslator tr_;
   ModeledKernel &out_;
   std::vector<ExprRef> guards_;
-  std::set<std::string> seen_;
-  int nextLoopId_ = 0;
+  WalkState &state_;
+  std::vector<SourceLocation> callChain_;
 };
 
 } // namespace
+
+bool isDeviceFunction(const FunctionDecl *fd) {
+  if (fd->hasAttr<CUDAGlobalAttr>())
+    return true;
+  // Explicit __device__ functions; the implicit host-device ones come from
+  // headers and constexpr functions, not from the user's kernels.
+  auto *a = fd->getAttr<CUDADeviceAttr>();
+  return a && !a->isImplicit();
+}
 
 ModeledKernel modelKernel(ASTContext &ctx, const FunctionDecl *fn) {
   ModeledKernel m;
@@ -502,7 +568,8 @@ ModeledKernel modelKernel(ASTContext &ctx, const FunctionDecl *fn) {
     m.info.templateArgs = os.str();
   }
   m.info.isTemplatePattern = fn->isDependentContext();
-  Walker w(ctx, fn, m);
+  WalkState state;
+  Walker w(ctx, fn, m, state);
   w.run();
   for (auto &a : m.accesses) {
     std::vector<Symbol> syms;

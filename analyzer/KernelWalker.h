@@ -28,7 +28,13 @@ struct ModeledKernel {
   KernelInfo info;
   std::vector<ModeledAccess> accesses;
   int threadDims = 1; // 1 + the highest threadIdx dimension its indices use
+  // __device__ functions whose bodies were analyzed in place at a call site;
+  // valid while the AST lives.
+  std::vector<const clang::FunctionDecl *> inlinedCallees;
 };
+
+// Explicit __global__ or __device__ functions: the user's kernels and helpers.
+bool isDeviceFunction(const clang::FunctionDecl *fd);
 
 ModeledKernel modelKernel(clang::ASTContext &ctx, const clang::FunctionDecl *fn);
 

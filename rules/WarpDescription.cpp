@@ -45,6 +45,8 @@ void addContextNotes(const KernelInfo &k, const MemoryAccess &a, const WarpAcces
   if (!e.iteration.empty())
     os << "; worst at " << e.iteration;
   notes.push_back({{}, os.str()});
+  for (auto it = a.callChain.rbegin(); it != a.callChain.rend(); ++it)
+    notes.push_back({*it, "in the call from '" + k.name + "' here"});
   notes.push_back({{}, "address of '" + a.text + "' = " + a.base + " + " + a.indexText + " bytes"});
   for (auto &s : a.assumptions)
     notes.push_back({{}, "assumption: " + s});
@@ -69,6 +71,8 @@ nlohmann::json contextDetails(const KernelInfo &k, const MemoryAccess &a, const 
   if (e.laneStrideKnown)
     d["lane_stride_bytes"] = e.laneStrideBytes;
   d["assumptions"] = a.assumptions;
+  for (auto &c : a.callChain)
+    d["call_chain"].push_back({{"file", c.file}, {"line", c.line}, {"column", c.column}});
   if (!k.templateArgs.empty())
     d["template_args"] = k.templateArgs;
   return d;
