@@ -1,0 +1,131 @@
+"""Read Nsight Compute source-page CSV exports (python3 stdlib only).
+
+`ncu -i REP --page source --csv --print-source cuda,sass` prints, per source
+file of each kernel, two header rows ("File Path", "Function Name"), a column
+row starting with "Line No", then for each CUDA line one row carrying the
+line's totals followed by one row per SASS instruction of that line (empty
+"Line No"). This module keeps the SASS rows and sums them per CUDA line and
+address space, so that the shared and global traffic of a line stay apart.
+"""
+import csv
+import os
+from collections import defaultdict
+
+
+def _num(s):
+    s = (s or "").strip().replace(",", "")
+    if s in ("", "-"):
+        return 0.0
+    try:
+        return float(s)
+    except ValueError:
+        return 0.0
+
+
+class LineCounters:
+    """Per (source file, line) sums over the SASS instructions of one kernel."""
+
+    __slots__ = ("shared_wavefronts", "shared_ideal", "shared_requests",
+                 "shared_ops", "global_sectors", "global_ideal",
+                 "global_requests", "global_tag_requests", "global_thread_insts",
+                 "global_ops", "source")
+
+    def __init__(self):
+        self.shared_wavefronts = 0.0
+        self.shared_ideal = 0.0
+        self.shared_requests = 0.0
+        self.shared_ops = []
+        self.global_sectors = 0.0
+        self.global_ideal = 0.0
+        self.global_requests = 0.0
+        self.global_tag_requests = 0.0
+        self.global_thread_insts = 0.0
+        self.global_ops = []
+        self.source = ""
+
+    def shared_ratio(self):
+        return self.shared_wavefronts / self.shared_ideal if self.shared_ideal else None
+
+    def global_ratio(self):
+        return self.global_sectors / self.global_ideal if self.global_ideal else None
+
+    def sectors_per_request(self):
+        return self.global_sectors / self.global_requests if self.global_requests else None
+
+    def ideal_per_request(self):
+        return self.global_ideal / self.global_requests if self.global_requests else None
+
+    def wavefronts_per_request(self):
+        return self.shared_wavefronts / self.shared_requests if self.shared_requests else None
+
+
+def read_source_csv(path):
+    """Returns (function_name, {(basename, line): LineCounters})."""
+    lines = {}
+    func = ""
+    cur_file = ""
+    header = None
+    cur_line = None
+    with open(path, newline="") as fh:
+        for row in csv.reader(fh):
+            if not row:
+                continue
+            if len(row) == 2 and row[0] == "File Path":
+                cur_file = os.path.basename(row[1])
+                header = None
+                continue
+            if len(row) == 2 and row[0] == "Function Name":
+                func = row[1]
+                continue
+            if row[0] == "Line No":
+                # "Source" appears twice (CUDA text, then SASS text): the last
+                # one wins, which holds the SASS text on instruction rows.
+                header = {name: i for i, name in enumerate(row)}
+                continue
+            if header is None:
+                continue
+            if row[0].strip():
+                cur_line = int(row[0])
+                key = (cur_file, cur_line)
+                lc = lines.setdefault(key, LineCounters())
+                lc.source = row[1].strip()
+                continue
+            if cur_line is None:
+                continue
+            lc = lines[(cur_file, cur_line)]
+            get = lambda name: row[header[name]] if name in header and header[name] < len(row) else ""
+            space = get("Address Space").strip()
+            sass = get("Source").strip()
+            execd = _num(get("Instructions Executed"))
+            if space.startswith("Shared"):
+                lc.shared_wavefronts += _num(get("L1 Wavefronts Shared"))
+                lc.shared_ideal += _num(get("L1 Wavefronts Shared Ideal"))
+                lc.shared_requests += execd
+                lc.shared_ops.append(opcode(sass))
+            elif space.startswith("Global"):
+                lc.global_sectors += _num(get("L2 Theoretical Sectors Global"))
+                lc.global_ideal += _num(get("L2 Theoretical Sectors Global Ideal"))
+                # Requests: warp-level instructions executed. ("L1 Tag
+                # Requests Global" counts tag lookups, one per 128-byte line
+                # touched, not one per warp instruction.)
+                lc.global_requests += execd
+                lc.global_tag_requests += _num(get("L1 Tag Requests Global"))
+                lc.global_thread_insts += _num(get("Predicated-On Thread Instructions Executed"))
+                lc.global_ops.append(opcode(sass))
+    return func, lines
+
+
+def opcode(sass):
+    """'@!P0 LDG.E.64 R2, desc[...]' -> 'LDG.E.64'."""
+    toks = [t for t in sass.split() if not t.startswith("@")]
+    return toks[0] if toks else "?"
+
+
+def load_reports(directory):
+    """All *.sass.csv under directory: [(report name, function, lines)]."""
+    out = []
+    for fn in sorted(os.listdir(directory)):
+        if fn.endswith(".sass.csv") and not fn.startswith("probe_"):
+            func, lines = read_source_csv(os.path.join(directory, fn))
+            out.append((fn[: -len(".sass.csv")], func, lines))
+    return out
