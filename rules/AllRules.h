@@ -10,5 +10,6 @@ namespace warplint {
 
 std::unique_ptr<Rule> makeSharedBankConflictRule(); // rules/SharedBankConflict.cpp
 std::unique_ptr<Rule> makeGlobalUncoalescedRule();  // rules/GlobalUncoalesced.cpp
+std::unique_ptr<Rule> makeReadonlyParamRule();      // rules/ReadonlyParam.cpp
 
 } // namespace warplint

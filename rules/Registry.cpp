@@ -16,6 +16,7 @@ const std::vector<std::unique_ptr<Rule>> &allRules() {
     std::vector<std::unique_ptr<Rule>> r;
     r.push_back(makeSharedBankConflictRule());
     r.push_back(makeGlobalUncoalescedRule());
+    r.push_back(makeReadonlyParamRule());
     return r;
   }();
   return rules;
