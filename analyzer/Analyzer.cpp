@@ -341,6 +341,15 @@ TranslationUnitResult analyzeUnit(const CompileJob &job, const AnalyzerOptions &
                                               : errors.errors.front().message;
     return result;
   }
+  // An error with no source location is about the command itself (a language
+  // standard CUDA does not allow, an unknown GPU arch): clang parses on, but
+  // under settings the build never uses, so nothing it models can be trusted.
+  for (const FrontendMessage &e : errors.errors)
+    if (!e.loc.valid()) {
+      result.parsed = false;
+      result.fatalError = "the compile command was rejected: " + e.message;
+      return result;
+    }
   result.parsed = true;
   UnitModel &unit = out.model;
   for (size_t i = 0; i < unit.kernels.size(); ++i) {
