@@ -142,6 +142,26 @@ struct MemoryAccess {
   int worstEval = -1;
 };
 
+// Four consecutive statements in which each thread reads and/or writes bytes
+// 4*E+0 .. 4*E+3 of byte-typed pointer parameters one byte at a time
+// (analyzer/BytePacking.cpp): what a char4/uchar4 packing would edit.
+struct BytePackWindow {
+  struct Group {
+    std::string pointer;        // the kernel parameter
+    size_t paramIndex = 0;
+    std::string elementType;    // "unsigned char", "char", ...
+    bool reads = false, writes = false;
+    std::vector<SourceSpan> readSpans, writeSpans; // p[4*E+k] for k = 0..3 (when reads / writes)
+    SourceLocation loc;         // first access
+  };
+  std::vector<Group> groups;
+  std::string vectorIndex;      // E as written
+  SourceSpan before;            // empty span at the first statement
+  SourceSpan after;             // empty span after the last statement (past its ';')
+  std::string indent;           // the first statement's indentation
+  std::string unsafeReason;     // why the statements cannot be packed as they are ("" when they can)
+};
+
 struct KernelInfo {
   std::string name;
   SourceLocation loc;
@@ -158,6 +178,7 @@ struct KernelInfo {
   bool blockShapeAssumed = false;      // no launch site with a constant shape
   std::string blockShapeSource;        // "launch at f.cu:12" or "default (no launch site)"
   std::vector<LaunchSite> launchSites; // the launches of this kernel visible in the unit
+  std::vector<BytePackWindow> bytePackWindows;
 };
 
 struct FrontendMessage {

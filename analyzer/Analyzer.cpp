@@ -203,6 +203,8 @@ private:
         add(p.constInsertAt);
         add(p.restrictInsertAt);
       }
+      for (const BytePackWindow &w : k.info.bytePackWindows)
+        add(w.before);
     }
     if (auto main = sm.getFileEntryRefForID(sm.getMainFileID())) {
       llvm::SmallString<256> path(main->getName());

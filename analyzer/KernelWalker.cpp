@@ -137,6 +137,7 @@ private:
         k.launchBoundsMaxThreads = r.Val.getInt().getExtValue();
     }
     describePointerParams(ctx_, fn_, k.params);
+    k.bytePackWindows = findBytePackWindows(ctx_, fn_);
   }
 
   void declareArray(const VarDecl *v) {

@@ -28,6 +28,9 @@ void describeArrayLayout(clang::ASTContext &ctx, const clang::FunctionDecl *fn, 
 void describePointerParams(clang::ASTContext &ctx, const clang::FunctionDecl *fn,
                            std::vector<ParamInfo> &params);
 
+// KernelInfo::bytePackWindows of `fn`.
+std::vector<BytePackWindow> findBytePackWindows(clang::ASTContext &ctx, const clang::FunctionDecl *fn);
+
 // LaunchSite::argAllocations for one launch inside `enclosing`.
 std::vector<std::string> launchArgAllocations(clang::ASTContext &ctx, const clang::CUDAKernelCallExpr *call,
                                               const clang::FunctionDecl *enclosing);

@@ -294,8 +294,12 @@ private:
 } // namespace
 
 std::string applyReplacements(const std::string &contents, std::vector<Replacement> replacements) {
-  std::sort(replacements.begin(), replacements.end(),
-            [](const Replacement &a, const Replacement &b) { return a.offset > b.offset; });
+  // From the end of the file backwards, so earlier offsets stay valid; at one
+  // offset the replacement goes first, so that an insertion there lands
+  // before the replaced text rather than inside it.
+  std::sort(replacements.begin(), replacements.end(), [](const Replacement &a, const Replacement &b) {
+    return a.offset != b.offset ? a.offset > b.offset : a.length > b.length;
+  });
   replacements.erase(std::unique(replacements.begin(), replacements.end()), replacements.end());
   std::string out = contents;
   for (const Replacement &r : replacements)

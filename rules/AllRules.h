@@ -11,5 +11,6 @@ namespace warplint {
 std::unique_ptr<Rule> makeSharedBankConflictRule(); // rules/SharedBankConflict.cpp
 std::unique_ptr<Rule> makeGlobalUncoalescedRule();  // rules/GlobalUncoalesced.cpp
 std::unique_ptr<Rule> makeReadonlyParamRule();      // rules/ReadonlyParam.cpp
+std::unique_ptr<Rule> makeGlobalNarrowAccessRule(); // rules/GlobalNarrowAccess.cpp
 
 } // namespace warplint

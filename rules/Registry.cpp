@@ -17,6 +17,7 @@ const std::vector<std::unique_ptr<Rule>> &allRules() {
     r.push_back(makeSharedBankConflictRule());
     r.push_back(makeGlobalUncoalescedRule());
     r.push_back(makeReadonlyParamRule());
+    r.push_back(makeGlobalNarrowAccessRule());
     return r;
   }();
   return rules;

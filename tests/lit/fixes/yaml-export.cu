@@ -12,6 +12,14 @@
 // RUN: grep -v CHECK- %s > %t.dry.cu
 // RUN: %not %warplint check %t.dry.cu --fix-dry-run --color=never 2>/dev/null | %FileCheck %s --check-prefix=CHECK-DIFF
 // RUN: grep -v CHECK- %s | diff - %t.dry.cu
+// The same for the packing fixes, whose insertions share offsets with edits.
+// RUN: rm -rf %t.dir2 && mkdir -p %t.dir2
+// RUN: grep -v CHECK- %S/narrow-access.cu > %t.dir2/input.cu
+// RUN: grep -v CHECK- %S/narrow-access.cu > %t.fixed2.cu
+// RUN: %not %warplint check %t.dir2/input.cu --export-fixes %t.dir2/fixes.yaml > /dev/null 2>&1
+// RUN: clang-apply-replacements %t.dir2
+// RUN: %not %warplint check %t.fixed2.cu --fix > /dev/null 2>&1
+// RUN: diff %t.dir2/input.cu %t.fixed2.cu
 
 #define TILE 32
 __global__ void transpose(float *out, float *in) {

@@ -1,0 +1,272 @@
+// Finds the statements where each thread moves 4 consecutive bytes of a
+// byte-typed pointer parameter one byte at a time (`out[4*i+k] = f(in[4*i+k])`
+// for k = 0..3 in four consecutive statements), the shape a char4/uchar4
+// access replaces (G_2). See RewriteFacts.h.
+#include "analyzer/ExprTranslator.h"
+#include "analyzer/KernelWalker.h"
+#include "analyzer/RewriteFacts.h"
+
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+
+namespace warplint {
+
+using namespace clang;
+
+namespace {
+
+bool isByteType(QualType t) {
+  t = t.getCanonicalType().getUnqualifiedType();
+  return t->isCharType() && !t->isBooleanType();
+}
+
+std::optional<int64_t> integer(const ASTContext &ctx, const Expr *e) {
+  Expr::EvalResult r;
+  if (e->isValueDependent() || !e->EvaluateAsInt(r, ctx))
+    return std::nullopt;
+  return r.Val.getInt().getExtValue();
+}
+
+// `4 * E + k`, `E * 4 + k`, `4 * E` (k = 0): E and k.
+bool splitIndex(const ASTContext &ctx, const Expr *idx, const Expr *&vec, int64_t &k) {
+  idx = idx->IgnoreParenImpCasts();
+  k = 0;
+  if (auto *bo = dyn_cast<BinaryOperator>(idx); bo && bo->getOpcode() == BO_Add) {
+    auto c = integer(ctx, bo->getRHS());
+    if (!c)
+      return false;
+    k = *c;
+    idx = bo->getLHS()->IgnoreParenImpCasts();
+  }
+  auto *mul = dyn_cast<BinaryOperator>(idx);
+  if (!mul || mul->getOpcode() != BO_Mul)
+    return false;
+  if (integer(ctx, mul->getLHS()) == 4)
+    vec = mul->getRHS();
+  else if (integer(ctx, mul->getRHS()) == 4)
+    vec = mul->getLHS();
+  else
+    return false;
+  return k >= 0 && k < 4;
+}
+
+struct ByteAccess {
+  const ArraySubscriptExpr *ase;
+  const ParmVarDecl *param;
+  const Expr *vec;
+  int64_t k;
+  bool write;
+  bool other; // neither a plain read nor the target of a plain assignment
+};
+
+class AccessFinder : public RecursiveASTVisitor<AccessFinder> {
+public:
+  AccessFinder(const ASTContext &ctx, const ParentMap &pm, const Stmt *stmt) : ctx_(ctx), pm_(pm), stmt_(stmt) {}
+  std::vector<ByteAccess> found;
+  std::vector<const DeclRefExpr *> assigned; // variables assigned in the statement
+  bool globalWrite = false;                   // a write to memory that is not a byte access
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *ase) {
+    auto *dre = dyn_cast<DeclRefExpr>(ase->getBase()->IgnoreParenImpCasts());
+    auto *param = dre ? dyn_cast<ParmVarDecl>(dre->getDecl()) : nullptr;
+    if (!param || !param->getType()->isPointerType() || !isByteType(param->getType()->getPointeeType()))
+      return true;
+    ByteAccess a{ase, param, nullptr, 0, false, false};
+    if (!splitIndex(ctx_, ase->getIdx(), a.vec, a.k)) {
+      a.other = true;
+    } else {
+      const Stmt *p = pm_.getParentIgnoreParens(ase);
+      if (auto *ice = dyn_cast_or_null<ImplicitCastExpr>(p); ice && ice->getCastKind() == CK_LValueToRValue) {
+      } else if (auto *bo = dyn_cast_or_null<BinaryOperator>(p);
+                 bo && bo->getOpcode() == BO_Assign && bo->getLHS()->IgnoreParens() == ase && bo == stmt_) {
+        a.write = true;
+      } else {
+        a.other = true;
+      }
+    }
+    found.push_back(a);
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *bo) {
+    if (bo->isAssignmentOp()) {
+      if (auto *dre = dyn_cast<DeclRefExpr>(bo->getLHS()->IgnoreParenImpCasts()))
+        assigned.push_back(dre);
+      else if (!isa<ArraySubscriptExpr>(bo->getLHS()->IgnoreParens()) || bo != stmt_)
+        globalWrite = true;
+    }
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *uo) {
+    if (uo->isIncrementDecrementOp()) {
+      if (auto *dre = dyn_cast<DeclRefExpr>(uo->getSubExpr()->IgnoreParenImpCasts()))
+        assigned.push_back(dre);
+      else
+        globalWrite = true;
+    }
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *) {
+    return true;
+  }
+
+private:
+  const ASTContext &ctx_;
+  const ParentMap &pm_;
+  const Stmt *stmt_;
+};
+
+class WindowFinder : public RecursiveASTVisitor<WindowFinder> {
+public:
+  WindowFinder(ASTContext &ctx, const FunctionDecl *fn) : ctx_(ctx), fn_(fn), pm_(fn->getBody()) {}
+  std::vector<BytePackWindow> windows;
+
+  bool VisitCompoundStmt(CompoundStmt *cs) {
+    std::vector<const Stmt *> body(cs->body_begin(), cs->body_end());
+    for (size_t i = 0; i + 4 <= body.size(); ++i)
+      if (window(body, i))
+        i += 3;
+    return true;
+  }
+
+private:
+  std::string text(const Expr *e) {
+    return Lexer::getSourceText(CharSourceRange::getTokenRange(e->getSourceRange()), ctx_.getSourceManager(),
+                                ctx_.getLangOpts())
+        .str();
+  }
+
+  bool window(const std::vector<const Stmt *> &body, size_t first) {
+    std::vector<ByteAccess> all;
+    std::vector<const DeclRefExpr *> assigned;
+    bool otherWrite = false;
+    for (size_t s = first; s < first + 4; ++s) {
+      const Stmt *stmt = body[s];
+      if (auto *ewc = dyn_cast<ExprWithCleanups>(stmt))
+        stmt = ewc->getSubExpr();
+      AccessFinder f(ctx_, pm_, stmt);
+      f.TraverseStmt(const_cast<Stmt *>(body[s]));
+      if (f.found.empty())
+        return false; // every statement of the window moves some of the bytes
+      all.insert(all.end(), f.found.begin(), f.found.end());
+      assigned.insert(assigned.end(), f.assigned.begin(), f.assigned.end());
+      otherWrite = otherWrite || f.globalWrite;
+    }
+    // Per pointer and direction: which of bytes 0..3 are touched, at which index.
+    std::map<const ParmVarDecl *, std::array<const ArraySubscriptExpr *, 8>> slots;
+    std::string vecText;
+    std::string unsafe;
+    for (const ByteAccess &a : all) {
+      if (a.other) {
+        unsafe = "'" + text(a.ase) + "' is not a plain read or a plain assignment of 4*E+k";
+        continue;
+      }
+      std::string v = text(a.vec);
+      if (vecText.empty())
+        vecText = v;
+      if (v != vecText) {
+        unsafe = "the bytes are indexed from different expressions ('" + vecText + "' and '" + v + "')";
+        continue;
+      }
+      auto &slot = slots[a.param][(a.write ? 4 : 0) + a.k];
+      if (slot)
+        unsafe = "byte " + std::to_string(a.k) + " of '" + a.param->getNameAsString() + "' is " +
+                 (a.write ? "written" : "read") + " twice";
+      slot = a.ase;
+    }
+    if (vecText.empty())
+      return false;
+    BytePackWindow w;
+    w.vectorIndex = vecText;
+    for (auto &[param, slot] : slots) {
+      BytePackWindow::Group g;
+      g.pointer = param->getNameAsString();
+      g.paramIndex = param->getFunctionScopeIndex();
+      g.elementType = param->getType()->getPointeeType().getUnqualifiedType().getAsString();
+      for (int dir = 0; dir < 2; ++dir) {
+        int count = 0;
+        for (int k = 0; k < 4; ++k)
+          count += slot[dir * 4 + k] != nullptr;
+        if (count == 0)
+          continue;
+        if (count != 4) {
+          unsafe = "only " + std::to_string(count) + " of the 4 bytes of '" + g.pointer + "' are " +
+                   (dir ? "written" : "read");
+          continue;
+        }
+        (dir ? g.writes : g.reads) = true;
+        for (int k = 0; k < 4; ++k) {
+          SourceSpan span = fileSpan(ctx_, CharSourceRange::getTokenRange(slot[dir * 4 + k]->getSourceRange()));
+          if (!span.valid())
+            unsafe = "an access is written inside a macro";
+          (dir ? g.writeSpans : g.readSpans).push_back(span);
+        }
+        if (!g.loc.valid())
+          g.loc = toLocation(ctx_.getSourceManager(), slot[dir * 4]->getBeginLoc());
+      }
+      if (g.reads || g.writes)
+        w.groups.push_back(g);
+    }
+    if (w.groups.empty())
+      return false;
+    std::sort(w.groups.begin(), w.groups.end(),
+              [](const BytePackWindow::Group &a, const BytePackWindow::Group &b) { return a.paramIndex < b.paramIndex; });
+    // The index must mean the same in all four statements.
+    for (const DeclRefExpr *dre : assigned)
+      if (vecText.find(dre->getDecl()->getNameAsString()) != std::string::npos)
+        unsafe = "'" + dre->getDecl()->getNameAsString() + "' changes between the accesses";
+    if (otherWrite)
+      unsafe = "the statements also write other memory";
+    w.unsafeReason = unsafe;
+    placeEdits(body[first], body[first + 3], w);
+    windows.push_back(w);
+    return true;
+  }
+
+  void placeEdits(const Stmt *firstStmt, const Stmt *lastStmt, BytePackWindow &w) {
+    const SourceManager &sm = ctx_.getSourceManager();
+    clang::SourceLocation begin = firstStmt->getBeginLoc();
+    clang::SourceLocation end = lastStmt->getEndLoc();
+    if (begin.isMacroID() || end.isMacroID()) {
+      w.unsafeReason = "the statements come from a macro";
+      return;
+    }
+    w.before = fileSpan(ctx_, CharSourceRange::getCharRange(begin, begin));
+    clang::SourceLocation past = isa<Expr>(lastStmt) || isa<ReturnStmt>(lastStmt)
+                                     ? Lexer::findLocationAfterToken(end, tok::semi, sm, ctx_.getLangOpts(), false)
+                                     : Lexer::getLocForEndOfToken(end, 0, sm, ctx_.getLangOpts());
+    if (past.isValid())
+      w.after = fileSpan(ctx_, CharSourceRange::getCharRange(past, past));
+    bool invalid = false;
+    llvm::StringRef buffer = sm.getBufferData(sm.getFileID(begin), &invalid);
+    unsigned offset = sm.getFileOffset(begin);
+    unsigned lineStart = offset;
+    while (!invalid && lineStart > 0 && buffer[lineStart - 1] != '\n')
+      --lineStart;
+    w.indent = invalid ? "" : buffer.substr(lineStart, offset - lineStart).str();
+    if (w.indent.find_first_not_of(" \t") != std::string::npos)
+      w.unsafeReason = "the first statement does not start its line";
+    if (!w.before.valid() || !w.after.valid())
+      w.unsafeReason = "the statements' edges are not plain file text";
+  }
+
+  ASTContext &ctx_;
+  const FunctionDecl *fn_;
+  ParentMap pm_;
+};
+
+} // namespace
+
+std::vector<BytePackWindow> findBytePackWindows(ASTContext &ctx, const FunctionDecl *fn) {
+  if (!fn->getBody() || !fn->hasAttr<CUDAGlobalAttr>())
+    return {};
+  WindowFinder f(ctx, fn);
+  f.TraverseStmt(fn->getBody());
+  return f.windows;
+}
+
+} // namespace warplint

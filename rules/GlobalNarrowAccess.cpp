@@ -1,0 +1,176 @@
+// global-narrow-access (G_2): byte-typed global accesses move too little per
+// request. Four one-byte accesses a thread to bytes 4*E+0..3 become one
+// char4/uchar4 access (applied by --fix when the alignment is shown); one byte
+// a lane is diagnosed with the restructured kernel in a note.
+#include "rules/AllRules.h"
+#include "rules/WarpDescription.h"
+
+#include <set>
+
+namespace warplint {
+
+namespace {
+
+const RuleInfo kInfo{
+    "global-narrow-access",
+    "Byte-wide global memory access",
+    "G_2",
+    "Fang et al., Benchmarking the GPU memory at the warp level (2018), sections 6.3 and 7.4; "
+    "Aho-Corasick on GPU (2021), section 6.4.2",
+    "Global memory reaches its bandwidth with 4- to 16-byte accesses; one-byte `char` accesses reached "
+    "63 GB/s where `char4` reached 149 GB/s on the same device (Fang et al., Table 4). Each byte load is "
+    "its own instruction and a warp request carries 32 bytes, so a thread moving four consecutive bytes "
+    "with four loads issues four times the instructions and requests one `char4`/`uchar4` (or, for 16 "
+    "bytes, one `uint4`) access needs.",
+    "__global__ void brighten(unsigned char *out, const unsigned char *in) {\n"
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  out[4 * i + 0] = in[4 * i + 0] / 2;\n"
+    "  out[4 * i + 1] = in[4 * i + 1] / 2;\n"
+    "  out[4 * i + 2] = in[4 * i + 2] / 2;\n"
+    "  out[4 * i + 3] = in[4 * i + 3] / 2;\n"
+    "}",
+    "__global__ void brighten(unsigned char *out, const unsigned char *in) {\n"
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  uchar4 in4 = reinterpret_cast<const uchar4 *>(in)[i];\n"
+    "  uchar4 out4;\n"
+    "  out4.x = in4.x / 2;\n"
+    "  out4.y = in4.y / 2;\n"
+    "  out4.z = in4.z / 2;\n"
+    "  out4.w = in4.w / 2;\n"
+    "  reinterpret_cast<uchar4 *>(out)[i] = out4;\n"
+    "}",
+    "safe (applied by --fix) for four statements that read and/or write bytes 4*E+0..3 of byte-typed "
+    "pointer parameters: the reads become one char4/uchar4 load before the first statement, the writes "
+    "one store after the last, so every byte keeps its value and order. Applied only when alignment is "
+    "shown (every visible launch passes a cudaMalloc allocation, 256-byte aligned, and the index is 4*E) "
+    "and the statements write no other memory; otherwise refused with the reason. The one-byte-a-lane "
+    "pattern changes the launch (a quarter of the threads and a scalar tail) and is shown in a note, not "
+    "applied (--fix-launch does not rewrite it yet).",
+};
+
+const char *vectorTypeFor(const std::string &element) {
+  if (element == "unsigned char" || element == "uint8_t" || element == "__uint8_t")
+    return "uchar4";
+  if (element == "char" || element == "signed char" || element == "int8_t" || element == "__int8_t")
+    return "char4";
+  return nullptr;
+}
+
+std::string alignmentRefusal(const KernelInfo &k, const BytePackWindow::Group &g) {
+  if (k.launchSites.empty())
+    return "alignment not shown: no launch of '" + k.name + "' is visible to show that '" + g.pointer +
+           "' is a cudaMalloc allocation";
+  for (const LaunchSite &l : k.launchSites)
+    if (l.argAllocations.size() <= g.paramIndex || l.argAllocations[g.paramIndex].empty())
+      return "alignment not shown: the launch at line " + std::to_string(l.loc.line) + " passes '" + g.pointer +
+             "' something other than a variable holding its own cudaMalloc allocation";
+  return "";
+}
+
+class GlobalNarrowAccess : public Rule {
+public:
+  const RuleInfo &info() const override { return kInfo; }
+
+  void check(const KernelInfo &k, const RuleContext &, std::vector<Finding> &out) const override {
+    std::set<std::string> packed; // "pointer@line" of accesses inside a window
+    for (const BytePackWindow &w : k.bytePackWindows) {
+      out.push_back(windowFinding(k, w));
+      for (const auto &g : w.groups)
+        for (const auto *spans : {&g.readSpans, &g.writeSpans})
+          for (const SourceSpan &s : *spans)
+            packed.insert(g.pointer + "@" + s.text);
+    }
+    std::set<std::string> reported;
+    for (const MemoryAccess &a : k.accesses) {
+      if (a.space != AddressSpace::Global || a.widthBytes != 1 || a.worstEval < 0 || packed.count(a.base + "@" + a.text))
+        continue;
+      const WarpAccessEval &e = worstEvaluation(a);
+      if (!e.laneStrideKnown || e.laneStrideBytes != 1 || e.activeLanes < 32 || !reported.insert(a.base).second)
+        continue;
+      out.push_back(byteALaneFinding(k, a));
+    }
+  }
+
+private:
+  static Finding windowFinding(const KernelInfo &k, const BytePackWindow &w) {
+    const auto &first = w.groups.front();
+    Finding f;
+    f.rule = kInfo.id;
+    f.severity = "warning";
+    f.loc = first.loc;
+    f.kernel = k.name;
+    std::string names;
+    for (const auto &g : w.groups)
+      names += (names.empty() ? "'" : ", '") + g.pointer + "'";
+    f.message = "each thread moves bytes 4*" + w.vectorIndex + "+0..3 of " + names +
+                " one byte at a time: one 4-byte vector access per pointer moves them in a quarter of the "
+                "instructions and requests";
+    f.details["subject"] = first.pointer;
+    nlohmann::json fix = {{"kind", "char4-packing"}};
+    std::string why = w.unsafeReason;
+    for (const auto &g : w.groups) {
+      if (why.empty() && !vectorTypeFor(g.elementType))
+        why = "'" + g.pointer + "' points to '" + g.elementType + "', which has no 4-byte vector type";
+      if (why.empty())
+        why = alignmentRefusal(k, g);
+    }
+    if (!why.empty()) {
+      fix["safety"] = "refused";
+      fix["reason"] = why;
+      f.notes.push_back({{}, "no packing fix: " + why});
+    } else {
+      Fix x;
+      x.subject = first.pointer;
+      x.description = "pack the bytes of " + names + " into 4-byte vector accesses at index " + w.vectorIndex;
+      std::string before, after;
+      static const char *lanes[4] = {"x", "y", "z", "w"};
+      for (const auto &g : w.groups) {
+        std::string vt = vectorTypeFor(g.elementType), var = g.pointer + "4";
+        if (g.reads)
+          before += vt + " " + var + " = reinterpret_cast<const " + vt + " *>(" + g.pointer + ")[" + w.vectorIndex + "];\n" + w.indent;
+        else
+          before += vt + " " + var + ";\n" + w.indent;
+        if (g.writes)
+          after += "\n" + w.indent + "reinterpret_cast<" + vt + " *>(" + g.pointer + ")[" + w.vectorIndex + "] = " + var + ";";
+        for (const auto *spans : {&g.readSpans, &g.writeSpans})
+          for (size_t i = 0; i < spans->size(); ++i)
+            x.replacements.push_back({(*spans)[i].file, (*spans)[i].offset, (*spans)[i].length, var + "." + lanes[i]});
+      }
+      x.replacements.push_back({w.before.file, w.before.offset, 0, before});
+      x.replacements.push_back({w.after.file, w.after.offset, 0, after});
+      f.fixes.push_back(x);
+      fix["safety"] = "safe";
+      f.notes.push_back({{}, "fix (--fix): " + x.description + "; alignment shown: every launch passes cudaMalloc "
+                                                              "allocations (256-byte aligned) and the index is 4*" +
+                                 w.vectorIndex});
+    }
+    f.details["fix"] = fix;
+    return f;
+  }
+
+  static Finding byteALaneFinding(const KernelInfo &k, const MemoryAccess &a) {
+    Finding f;
+    f.rule = kInfo.id;
+    // A note: the access is coalesced, and the remedy changes the launch.
+    f.severity = "note";
+    f.loc = a.loc;
+    f.kernel = k.name;
+    f.details["subject"] = a.base;
+    f.message = "each lane " + std::string(a.isWrite ? "writes" : "reads") + " one byte of '" + a.base +
+                "': a warp request carries 32 bytes where a 4-byte vector access a lane would carry 128";
+    f.notes.push_back({{}, "restructure (not applied, it changes the launch): give each thread 4 bytes, "
+                           "`int i = blockIdx.x * blockDim.x + threadIdx.x; if (4 * i + 3 < n) { uchar4 v = "
+                           "reinterpret_cast<const uchar4 *>(in)[i]; /* f on v.x, v.y, v.z, v.w */ "
+                           "reinterpret_cast<uchar4 *>(out)[i] = v; } else for (int j = 4 * i; j < n; ++j) "
+                           "out[j] = f(in[j]);` and launch (n + 3) / 4 threads instead of n"});
+    f.details["fix"] = {{"kind", "char4-restructure"}, {"safety", "refused"},
+                        {"reason", "changes the launch configuration; shown in the note only"}};
+    return f;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> makeGlobalNarrowAccessRule() { return std::make_unique<GlobalNarrowAccess>(); }
+
+} // namespace warplint

@@ -1,0 +1,109 @@
+// char4 packing by global-narrow-access: four one-byte accesses a thread to
+// bytes 4*E+0..3 become one uchar4/char4 access when the alignment is shown;
+// refused with the reason otherwise.
+// RUN: grep -v CHECK- %s > %t.cu
+// RUN: %not %warplint check %t.cu --rules global-narrow-access --fix --color=never > %t.log 2>&1
+// RUN: %FileCheck --input-file=%t.cu %s --check-prefix=CHECK-FIXES
+// RUN: %FileCheck --input-file=%t.log %s --check-prefix=CHECK-LOG
+// RUN: cp %t.cu %t.again.cu
+// RUN: %not %warplint check %t.again.cu --rules global-narrow-access --fix --color=never
+// RUN: diff %t.cu %t.again.cu
+
+#include <cuda_runtime.h>
+
+__device__ unsigned char halve(unsigned char v) { return v / 2; }
+
+__global__ void brighten(unsigned char *out, const unsigned char *in, int n4) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n4) {
+    out[4 * i + 0] = halve(in[4 * i + 0]);
+    out[4 * i + 1] = halve(in[4 * i + 1]);
+    out[4 * i + 2] = halve(in[4 * i + 2]);
+    out[4 * i + 3] = halve(in[4 * i + 3]);
+  }
+}
+// CHECK-FIXES:      {{^}}  if (i < n4) {{[{]}}{{$}}
+// CHECK-FIXES-NEXT: {{^}}    uchar4 out4;{{$}}
+// CHECK-FIXES-NEXT: {{^}}    uchar4 in4 = reinterpret_cast<const uchar4 *>(in)[i];{{$}}
+// CHECK-FIXES-NEXT: {{^}}    out4.x = halve(in4.x);{{$}}
+// CHECK-FIXES-NEXT: {{^}}    out4.y = halve(in4.y);{{$}}
+// CHECK-FIXES-NEXT: {{^}}    out4.z = halve(in4.z);{{$}}
+// CHECK-FIXES-NEXT: {{^}}    out4.w = halve(in4.w);{{$}}
+// CHECK-FIXES-NEXT: {{^}}    reinterpret_cast<uchar4 *>(out)[i] = out4;{{$}}
+// CHECK-FIXES-NEXT: {{^}}  }{{$}}
+// CHECK-LOG: warning: each thread moves bytes 4*i+0..3 of 'out', 'in' one byte at a time
+
+// In place, signed bytes, the index in the other operand order.
+__global__ void negate(signed char *p, int n4) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  p[i * 4] = -p[i * 4];
+  p[i * 4 + 1] = -p[i * 4 + 1];
+  p[i * 4 + 2] = -p[i * 4 + 2];
+  p[i * 4 + 3] = -p[i * 4 + 3];
+}
+// CHECK-FIXES:      {{^}}  char4 p4 = reinterpret_cast<const char4 *>(p)[i];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  p4.x = -p4.x;{{$}}
+// CHECK-FIXES:      {{^}}  reinterpret_cast<char4 *>(p)[i] = p4;{{$}}
+
+// ---- refusals and negatives ------------------------------------------------
+
+// No launch visible: alignment not shown.
+__global__ void noLaunch(unsigned char *out, const unsigned char *in) {
+  int i = threadIdx.x;
+  out[4 * i + 0] = in[4 * i + 0];
+  // CHECK-FIXES: {{^}}  out[4 * i + 0] = in[4 * i + 0];{{$}}
+  out[4 * i + 1] = in[4 * i + 1];
+  out[4 * i + 2] = in[4 * i + 2];
+  out[4 * i + 3] = in[4 * i + 3];
+}
+// CHECK-LOG: note: no packing fix: alignment not shown: no launch of 'noLaunch' is visible
+
+// The launch passes an offset pointer: alignment not shown.
+__global__ void offsetBase(unsigned char *out, const unsigned char *in) {
+  int i = threadIdx.x;
+  out[4 * i + 0] = in[4 * i + 0];
+  // CHECK-FIXES: {{^}}  out[4 * i + 0] = in[4 * i + 0];{{$}}
+  out[4 * i + 1] = in[4 * i + 1];
+  out[4 * i + 2] = in[4 * i + 2];
+  out[4 * i + 3] = in[4 * i + 3];
+}
+// CHECK-LOG: note: no packing fix: alignment not shown: the launch at line {{[0-9]+}} passes 'out' something other than a variable holding its own cudaMalloc allocation
+
+// Only three bytes: not a 4-byte pattern.
+__global__ void threeBytes(unsigned char *out, const unsigned char *in) {
+  int i = threadIdx.x;
+  out[4 * i + 0] = in[4 * i + 0];
+  // CHECK-FIXES: {{^}}  out[4 * i + 0] = in[4 * i + 0];{{$}}
+  out[4 * i + 1] = in[4 * i + 1];
+  out[4 * i + 2] = in[4 * i + 2];
+}
+
+// Another store in between: refused.
+__global__ void otherStore(unsigned char *out, const unsigned char *in, int *count) {
+  int i = threadIdx.x;
+  out[4 * i + 0] = in[4 * i + 0];
+  // CHECK-FIXES: {{^}}  out[4 * i + 0] = in[4 * i + 0];{{$}}
+  out[4 * i + 1] = in[4 * i + 1];
+  out[4 * i + 2] = (*count = in[4 * i + 2]);
+  out[4 * i + 3] = in[4 * i + 3];
+}
+// CHECK-LOG: note: no packing fix: {{.*}}
+
+// Already vectorized: nothing to do.
+__global__ void alreadyVector(uchar4 *out, const uchar4 *in) { out[threadIdx.x] = in[threadIdx.x]; }
+
+int main() {
+  unsigned char *a, *b, *c;
+  signed char *s;
+  int *k;
+  cudaMalloc(&a, 1 << 20);
+  cudaMalloc(&b, 1 << 20);
+  cudaMalloc(&c, 1 << 20);
+  cudaMalloc(&s, 1 << 20);
+  cudaMalloc(&k, 4);
+  brighten<<<1024, 256>>>(b, a, 1 << 18);
+  negate<<<1024, 256>>>(s, 1 << 18);
+  offsetBase<<<1, 256>>>(c + 1, a);
+  otherStore<<<1, 256>>>(c, a, k);
+  return 0;
+}
