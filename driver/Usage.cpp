@@ -15,6 +15,8 @@ Commands:
   check        analyze CUDA source files
   list-rules   list the rules and what they find
   docs         write the rule documentation pages from the registry
+  verify       run a program under Nsight Compute and check the findings
+               against its counters (needs a GPU and ncu)
 
 Options:
   -h, --help   show this help; `warplint <command> --help` for a command

@@ -38,11 +38,11 @@ from collections import defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
-sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "driver", "verify"))
 import ncu_source  # noqa: E402
 
-SHARED_NOISE = 0.05
-GLOBAL_TOL = 0.1
+from ncu_source import (SHARED_NOISE, GLOBAL_TOL, kernel_base,  # noqa: E402,F401
+                        measured_positive, repair_attribution)
 EXACT_TOL = 0.05
 RULE_SPACE = {"shared-bank-conflict": "shared", "global-uncoalesced": "global"}
 
@@ -120,61 +120,6 @@ def predicted_line_value(space, entries):
     return best[0], best[1], known, looping, kernels, lanes
 
 
-def kernel_base(func):
-    """'void stridedT<8>(const float *, float *)' -> 'stridedT'."""
-    f = func.split("(")[0].strip().split()[-1] if func else ""
-    return f.split("<")[0]
-
-
-def _move(lc_from, lc_to, space):
-    if space == "shared":
-        for a in ("shared_wavefronts", "shared_ideal", "shared_requests"):
-            setattr(lc_to, a, getattr(lc_to, a) + getattr(lc_from, a))
-            setattr(lc_from, a, 0.0)
-        lc_to.shared_ops += lc_from.shared_ops
-        lc_from.shared_ops = []
-    else:
-        for a in ("global_sectors", "global_ideal", "global_requests", "global_tag_requests",
-                  "global_thread_insts"):
-            setattr(lc_to, a, getattr(lc_to, a) + getattr(lc_from, a))
-            setattr(lc_from, a, 0.0)
-        lc_to.global_ops += lc_from.global_ops
-        lc_from.global_ops = []
-
-
-def repair_attribution(reps, model_lines, corpus_files):
-    """The compiler's line table sometimes files a load under the next line
-    (the use of the loaded value). Within one report, traffic on a line where
-    warplint has no access of that space moves to the kernel's nearest
-    access line of that space up to 3 lines above that has no traffic of its
-    own. (Inlined header code such as `__ldg` is listed by ncu under both the
-    header line and the call line; header lines are ignored.)"""
-    moves = []
-    for name, func, lines in reps:
-        kb = kernel_base(func)
-        for space in ("shared", "global"):
-            has = (lambda lc: lc.shared_ideal > 0) if space == "shared" else (lambda lc: lc.global_requests > 0)
-            klines = {k for k, ents in model_lines[space].items() if any(n == kb for _, n, _ in ents)}
-            silent = sorted(k for k in klines if k not in lines or not has(lines[k]))
-            for key in sorted(lines):
-                lc = lines[key]
-                if not has(lc) or key in model_lines[space]:
-                    continue
-                if key[0] not in corpus_files:
-                    continue  # inlined header code: ncu lists it under the call line too
-                near = [k for k in silent if k[0] == key[0] and key[1] - 3 <= k[1] < key[1]]
-                target = max(near, key=lambda k: k[1]) if near else None
-                if target is None:
-                    continue
-                dst = lines.setdefault(target, ncu_source.LineCounters())
-                if not dst.source:
-                    dst.source = "(moved from %s:%d)" % key
-                _move(lc, dst, space)
-                silent.remove(target)
-                moves.append((name, space, key, target))
-    return moves
-
-
 def measured(space, reps, key):
     """Worst report for this line: dict with the counters, or None."""
     best = None
@@ -203,15 +148,6 @@ def measured(space, reps, key):
         if best is None or r > best["ratio"]:
             best = m
     return best
-
-
-def measured_positive(space, m):
-    if m is None:
-        return False
-    if space == "shared":
-        return m["ratio"] >= 1.0 + SHARED_NOISE
-    excess = (m["sectors"] - m["ideal"]) / m["requests"]
-    return m["ratio"] >= 2.0 - GLOBAL_TOL and excess >= 2.0 - GLOBAL_TOL
 
 
 def main():
