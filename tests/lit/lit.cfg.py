@@ -18,3 +18,6 @@ config.substitutions.append(("%not", os.path.join(llvm_bin, "not")))
 config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("PATH", "")])
 # The analyzer must not depend on a terminal.
 config.environment["TERM"] = "dumb"
+# --fix-verify-nvcc tests need a real nvcc.
+if os.path.exists("/usr/local/cuda/bin/nvcc"):
+    config.available_features.add("nvcc")
