@@ -12,7 +12,7 @@ DEST=${OUT:-$ROOT/groundtruth-out}
 W=${GT_WORK:-/tmp/gt-work}
 rm -rf "$W"
 mkdir -p "$W/bin" "$W/rep" "$W/csv" "$W/log" "$DEST"
-PROGS=${PROGS:-"tiles global reduce misc"}
+PROGS=${PROGS:-"tiles global reduce misc traps"}
 NARROW="--section SourceCounters --section MemoryWorkloadAnalysis_Tables"
 log() { echo "[gt $(date +%T)] $*" | tee -a "$W/log/harness.log"; }
 
@@ -63,7 +63,7 @@ tp0=$(date +%s)
 for p in $PROGS; do
   k=$(grep -c 'RUN("' "tests/gpu/corpus/$p.cu") # one launch each
   for ((i = 0; i < k; i++)); do
-    if (($(date +%s) - tp0 > ${GT_BUDGET_S:-400})); then
+    if (($(date +%s) - tp0 > ${GT_BUDGET_S:-480})); then
       log "time budget spent: $p.$i and later not profiled"
       break
     fi
