@@ -94,10 +94,11 @@ public:
   }
   bool VisitBinaryOperator(BinaryOperator *bo) {
     if (bo->isAssignmentOp()) {
-      if (auto *dre = dyn_cast<DeclRefExpr>(bo->getLHS()->IgnoreParenImpCasts()))
+      const Expr *lhs = bo->getLHS()->IgnoreParens();
+      if (auto *dre = dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts()))
         assigned.push_back(dre);
-      else if (!isa<ArraySubscriptExpr>(bo->getLHS()->IgnoreParens()) || bo != stmt_)
-        globalWrite = true;
+      else if (bo != stmt_ || bo->getOpcode() != BO_Assign || !isByteParamElement(lhs))
+        globalWrite = true; // memory the packed bytes might alias, or a byte read-modify-write
     }
     return true;
   }
@@ -112,6 +113,13 @@ public:
   }
   bool VisitCallExpr(CallExpr *) {
     return true;
+  }
+
+  static bool isByteParamElement(const Expr *e) {
+    auto *ase = dyn_cast<ArraySubscriptExpr>(e);
+    auto *dre = ase ? dyn_cast<DeclRefExpr>(ase->getBase()->IgnoreParenImpCasts()) : nullptr;
+    auto *param = dre ? dyn_cast<ParmVarDecl>(dre->getDecl()) : nullptr;
+    return param && param->getType()->isPointerType() && isByteType(param->getType()->getPointeeType());
   }
 
 private:

@@ -84,8 +84,11 @@ public:
     for (const MemoryAccess &a : k.accesses) {
       if (a.space != AddressSpace::Global || a.widthBytes != 1 || a.worstEval < 0 || packed.count(a.base + "@" + a.text))
         continue;
+      bool byteParam = false; // char-typed; bool has no 4-byte vector
+      for (const ParamInfo &p : k.params)
+        byteParam = byteParam || (p.name == a.base && p.isPointer && vectorTypeFor(p.elementType));
       const WarpAccessEval &e = worstEvaluation(a);
-      if (!e.laneStrideKnown || e.laneStrideBytes != 1 || e.activeLanes < 32 || !reported.insert(a.base).second)
+      if (!byteParam || !e.laneStrideKnown || e.laneStrideBytes != 1 || e.activeLanes < 32 || !reported.insert(a.base).second)
         continue;
       out.push_back(byteALaneFinding(k, a));
     }
