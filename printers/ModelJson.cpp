@@ -27,13 +27,35 @@ nlohmann::json kernelJson(const KernelInfo &k) {
     j["template_args"] = k.templateArgs;
   if (k.launchBoundsMaxThreads)
     j["launch_bounds"] = *k.launchBoundsMaxThreads;
-  for (auto &p : k.params)
-    j["params"].push_back({{"name", p.name}, {"type", p.type}, {"pointer", p.isPointer},
-                           {"const", p.pointeeConst}, {"restrict", p.isRestrict},
-                           {"element_type", p.elementType}, {"element_size", p.elementSize}});
-  for (auto &a : k.arrays)
-    j["arrays"].push_back({{"name", a.name}, {"space", addressSpaceName(a.space)}, {"element_type", a.elementType},
-                           {"element_size", a.elementSize}, {"dims", a.dims}, {"extern", a.isExtern}});
+  for (auto &p : k.params) {
+    nlohmann::json pj{{"name", p.name}, {"type", p.type}, {"pointer", p.isPointer},
+                      {"const", p.pointeeConst}, {"restrict", p.isRestrict},
+                      {"element_type", p.elementType}, {"element_size", p.elementSize}};
+    if (p.isPointer) { // the rewrite facts of analyzer/ParamUses.cpp
+      pj["only_read"] = p.onlyRead;
+      if (!p.notReadOnlyReason.empty())
+        pj["written_because"] = p.notReadOnlyReason;
+    }
+    j["params"].push_back(pj);
+  }
+  for (auto &a : k.arrays) {
+    nlohmann::json aj{{"name", a.name}, {"space", addressSpaceName(a.space)}, {"element_type", a.elementType},
+                      {"element_size", a.elementSize}, {"dims", a.dims}, {"extern", a.isExtern}};
+    if (!a.layoutEscapes.empty())
+      aj["layout_escapes"] = a.layoutEscapes;
+    for (auto &t : a.paddingTrials)
+      aj["padding_trials"].push_back({{"pad", t.padElements}, {"worst_degree", t.worstDegree},
+                                      {"excess_wavefronts", t.excessWavefronts}});
+    j["arrays"].push_back(aj);
+  }
+  for (auto &w : k.bytePackWindows) {
+    nlohmann::json wj{{"vector_index", w.vectorIndex}};
+    for (auto &g : w.groups)
+      wj["pointers"].push_back({{"name", g.pointer}, {"reads", g.reads}, {"writes", g.writes}, {"loc", loc(g.loc)}});
+    if (!w.unsafeReason.empty())
+      wj["unsafe_because"] = w.unsafeReason;
+    j["byte_pack_windows"].push_back(wj);
+  }
   for (auto &l : k.loops) {
     nlohmann::json lj{{"var", l.inductionVar}, {"init", l.init}, {"bound", l.bound}, {"step", l.step},
                       {"loc", loc(l.loc)}};
@@ -74,6 +96,7 @@ nlohmann::json modelToJson(const AnalysisResults &results) {
         lj["block"] = shape(*l.block);
       if (l.grid)
         lj["grid"] = shape(*l.grid);
+      lj["arg_allocations"] = l.argAllocations;
       uj["launches"].push_back(lj);
     }
     out.push_back(uj);
