@@ -1,4 +1,5 @@
 #include "analyzer/KernelWalker.h"
+#include "analyzer/LoopRecurrences.h"
 #include "analyzer/RewriteFacts.h"
 
 #include "clang/AST/Attr.h"
@@ -7,6 +8,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include <map>
 #include <regex>
 #include <set>
 
@@ -174,6 +176,9 @@ private:
       size_t guardsBefore = guards_.size();
       for (const Stmt *child : cs->body()) {
         stmt(child);
+        // A loop-carried local holds the next iteration's value after its update.
+        if (auto it = rebindAfter_.find(child); it != rebindAfter_.end())
+          tr_.bindLoopVar(it->second.first, it->second.second);
         // `if (cond) return;` guards everything after it in this block.
         if (auto *is = dyn_cast<IfStmt>(child))
           if (!is->getElse() && is->getThen() && exitsScope(is->getThen()) && is->getCond())
@@ -257,7 +262,7 @@ private:
     bool recognized = false;
     if (var && var->getType()->isIntegralOrEnumerationType() && !writes_.escaped.count(var) &&
         writes_.writes.lookup(var) == initWrites + 1)
-      recognized = parseStep(fs->getInc(), var, *rec);
+      recognized = parseLoopStep(fs->getInc(), var, tr_, *rec);
     LoopInfo li;
     li.loc = toLocation(ctx_.getSourceManager(), fs->getForLoc());
     if (fs->getCond())
@@ -290,77 +295,24 @@ private:
       expr(fs->getCond(), Use::Read);
     if (condGuard)
       guards_.push_back(condGuard);
+    std::vector<CarriedVariable> carried;
+    if (recognized)
+      carried = carriedVariables(fs, rec, tr_, writes_, ctx_.getSourceManager());
+    for (auto &c : carried) {
+      tr_.bindLoopVar(c.var, c.before);
+      rebindAfter_[c.update] = {c.var, c.after};
+    }
     stmt(fs->getBody());
+    for (auto &c : carried) {
+      tr_.unbindLoopVar(c.var);
+      rebindAfter_.erase(c.update);
+    }
     if (fs->getInc())
       expr(fs->getInc(), Use::Read);
     if (condGuard)
       guards_.pop_back();
     if (recognized)
       tr_.unbindLoopVar(var);
-  }
-
-  std::optional<int64_t> constantTripCount(const LoopRecurrence &rec) {
-    std::vector<Symbol> syms;
-    rec.init->collectSymbols(syms);
-    rec.step->collectSymbols(syms);
-    if (rec.cond)
-      rec.cond->collectSymbols(syms);
-    if (!syms.empty() || !rec.cond || !rec.init->isKnown())
-      return std::nullopt;
-    Binding b;
-    for (int64_t k = 0; k <= 4096; ++k) {
-      b.loopIter[rec.loopId] = k;
-      auto c = evaluate(*rec.cond, b);
-      if (!c)
-        return std::nullopt;
-      if (!*c)
-        return k;
-    }
-    return std::nullopt;
-  }
-
-  bool parseStep(const Expr *inc, const VarDecl *var, LoopRecurrence &rec) {
-    if (!inc)
-      return false;
-    inc = inc->IgnoreParens();
-    auto isVar = [&](const Expr *e) {
-      auto *dre = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
-      return dre && dre->getDecl() == var;
-    };
-    if (auto *uo = dyn_cast<UnaryOperator>(inc)) {
-      if (!uo->isIncrementDecrementOp() || !isVar(uo->getSubExpr()))
-        return false;
-      rec.stepOp = uo->isIncrementOp() ? ExprOp::Add : ExprOp::Sub;
-      rec.step = IndexExpr::constant(1);
-      return true;
-    }
-    auto *bo = dyn_cast<BinaryOperator>(inc);
-    if (!bo || !isVar(bo->getLHS()))
-      return false;
-    const Expr *stepExpr = bo->getRHS();
-    BinaryOperatorKind k = bo->getOpcode();
-    if (k == BO_Assign) { // v = v op step
-      auto *rhs = dyn_cast<BinaryOperator>(bo->getRHS()->IgnoreParenImpCasts());
-      if (!rhs || !isVar(rhs->getLHS()))
-        return false;
-      k = rhs->getOpcode();
-      stepExpr = rhs->getRHS();
-    } else if (bo->isCompoundAssignmentOp()) {
-      k = BinaryOperator::getOpForCompoundAssignment(k);
-    } else {
-      return false;
-    }
-    switch (k) {
-    case BO_Add: rec.stepOp = ExprOp::Add; break;
-    case BO_Sub: rec.stepOp = ExprOp::Sub; break;
-    case BO_Mul: rec.stepOp = ExprOp::Mul; break;
-    case BO_Div: rec.stepOp = ExprOp::Div; break;
-    case BO_Shl: rec.stepOp = ExprOp::Shl; break;
-    case BO_Shr: rec.stepOp = ExprOp::Shr; break;
-    default: return false;
-    }
-    rec.step = tr_.index(stepExpr);
-    return true;
   }
 
   // Records the access `lv` (a memory lvalue) if it is one, then walks the
@@ -538,6 +490,7 @@ private:
   std::vector<ExprRef> guards_;
   WalkState &state_;
   std::vector<SourceLocation> callChain_;
+  std::map<const Stmt *, std::pair<const VarDecl *, ExprRef>> rebindAfter_;
 };
 
 } // namespace

@@ -1,0 +1,110 @@
+#include "analyzer/LoopRecurrences.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace warplint {
+
+using namespace clang;
+
+bool parseLoopStep(const Expr *update, const VarDecl *var, ExprTranslator &tr, LoopRecurrence &rec) {
+  if (!update)
+    return false;
+  update = update->IgnoreParens();
+  auto isVar = [&](const Expr *e) {
+    auto *dre = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    return dre && dre->getDecl() == var;
+  };
+  if (auto *uo = dyn_cast<UnaryOperator>(update)) {
+    if (!uo->isIncrementDecrementOp() || !isVar(uo->getSubExpr()))
+      return false;
+    rec.stepOp = uo->isIncrementOp() ? ExprOp::Add : ExprOp::Sub;
+    rec.step = IndexExpr::constant(1);
+    return true;
+  }
+  auto *bo = dyn_cast<BinaryOperator>(update);
+  if (!bo || !isVar(bo->getLHS()))
+    return false;
+  const Expr *stepExpr = bo->getRHS();
+  BinaryOperatorKind k = bo->getOpcode();
+  if (k == BO_Assign) { // v = v op step
+    auto *rhs = dyn_cast<BinaryOperator>(bo->getRHS()->IgnoreParenImpCasts());
+    if (!rhs || !isVar(rhs->getLHS()))
+      return false;
+    k = rhs->getOpcode();
+    stepExpr = rhs->getRHS();
+  } else if (bo->isCompoundAssignmentOp()) {
+    k = BinaryOperator::getOpForCompoundAssignment(k);
+  } else {
+    return false;
+  }
+  switch (k) {
+  case BO_Add: rec.stepOp = ExprOp::Add; break;
+  case BO_Sub: rec.stepOp = ExprOp::Sub; break;
+  case BO_Mul: rec.stepOp = ExprOp::Mul; break;
+  case BO_Div: rec.stepOp = ExprOp::Div; break;
+  case BO_Shl: rec.stepOp = ExprOp::Shl; break;
+  case BO_Shr: rec.stepOp = ExprOp::Shr; break;
+  default: return false;
+  }
+  rec.step = tr.index(stepExpr);
+  return true;
+}
+
+std::optional<int64_t> constantTripCount(const LoopRecurrence &rec) {
+  std::vector<Symbol> syms;
+  rec.init->collectSymbols(syms);
+  rec.step->collectSymbols(syms);
+  if (rec.cond)
+    rec.cond->collectSymbols(syms);
+  if (!syms.empty() || !rec.cond || !rec.init->isKnown())
+    return std::nullopt;
+  Binding b;
+  for (int64_t k = 0; k <= 4096; ++k) {
+    b.loopIter[rec.loopId] = k;
+    auto c = evaluate(*rec.cond, b);
+    if (!c)
+      return std::nullopt;
+    if (!*c)
+      return k;
+  }
+  return std::nullopt;
+}
+
+std::vector<CarriedVariable> carriedVariables(const ForStmt *loop, const std::shared_ptr<const LoopRecurrence> &induction,
+                                              ExprTranslator &tr, const LocalWrites &writes, const SourceManager &sm) {
+  std::vector<CarriedVariable> out;
+  auto *body = dyn_cast_or_null<CompoundStmt>(loop->getBody());
+  if (!body)
+    return out;
+  for (const Stmt *s : body->body()) {
+    auto *e = dyn_cast<Expr>(s);
+    if (!e)
+      continue;
+    const Expr *lhs = nullptr;
+    if (auto *bo = dyn_cast<BinaryOperator>(e->IgnoreParens()); bo && bo->isAssignmentOp())
+      lhs = bo->getLHS();
+    else if (auto *uo = dyn_cast<UnaryOperator>(e->IgnoreParens()); uo && uo->isIncrementDecrementOp())
+      lhs = uo->getSubExpr();
+    auto *dre = lhs ? dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts()) : nullptr;
+    auto *var = dre ? dyn_cast<VarDecl>(dre->getDecl()) : nullptr;
+    if (!var || !var->hasLocalStorage() || isa<ParmVarDecl>(var) || !var->getInit() ||
+        !var->getType()->isIntegralOrEnumerationType() || writes.escaped.count(var) ||
+        writes.writes.lookup(var) != 1 || !sm.isBeforeInTranslationUnit(var->getLocation(), loop->getBeginLoc()))
+      continue;
+    LoopRecurrence rec;
+    rec.loopId = induction->loopId;
+    rec.var = var->getNameAsString();
+    rec.cond = induction->cond; // the iterations are the loop's
+    if (!parseLoopStep(e, var, tr, rec))
+      continue;
+    rec.init = tr.index(var->getInit());
+    auto before = std::make_shared<LoopRecurrence>(rec);
+    auto after = std::make_shared<LoopRecurrence>(rec);
+    after->init = IndexExpr::make(rec.stepOp, {rec.init, rec.step});
+    out.push_back({var, s, IndexExpr::loopVar(before), IndexExpr::loopVar(after)});
+  }
+  return out;
+}
+
+} // namespace warplint
