@@ -51,6 +51,7 @@ struct ParamInfo {
   bool onlyRead = false;
   bool readAtAll = false;     // at least one read of the pointee was seen
   std::string notReadOnlyReason;
+  std::string constFixBlocker; // why `const` on it alone would not compile (an alias declared T *, ...)
   SourceSpan constInsertAt;    // empty span before the pointee type, where `const ` goes
   SourceSpan restrictInsertAt; // empty span just after the `*`
   SourceLocation loc;

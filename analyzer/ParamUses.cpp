@@ -69,8 +69,18 @@ public:
   }
 
   bool sawRead = false;
+  // Why `const` on the parameter alone would not compile although every use
+  // only reads (an alias declared `T *`, a callee taking `T *`, a C++ cast
+  // to `T *`); empty when it would.
+  std::string constBlocker;
 
 private:
+  void blocked(const std::string &why) {
+    if (constBlocker.empty())
+      constBlocker = why;
+  }
+  static bool mutablePointer(QualType t) { return t->isPointerType() && !t->getPointeeType().isConstQualified(); }
+
   FunctionUses &uses(const FunctionDecl *fn) {
     auto &slot = cache_[fn];
     if (!slot) {
@@ -107,6 +117,8 @@ private:
       }
       if (auto *cast = dyn_cast<ExplicitCastExpr>(p)) {
         if (cast->getType()->isPointerType()) {
+          if (!isa<CStyleCastExpr>(cast) && mutablePointer(cast->getType()))
+            blocked("it is cast to '" + cast->getType().getAsString() + "' at " + at(p));
           cur = p;
           continue;
         }
@@ -136,8 +148,11 @@ private:
         }
         if (bo->getOpcode() == BO_Assign && bo->getRHS()->IgnoreParens() == cur) {
           if (auto *dre = dyn_cast<DeclRefExpr>(bo->getLHS()->IgnoreParens()))
-            if (auto *v = dyn_cast<VarDecl>(dre->getDecl()); v && v->hasLocalStorage())
+            if (auto *v = dyn_cast<VarDecl>(dre->getDecl()); v && v->hasLocalStorage()) {
+              if (mutablePointer(v->getType()))
+                blocked("it is assigned to '" + v->getNameAsString() + "', declared '" + v->getType().getAsString() + "', at " + at(p));
               return copiedTo(fn, v, p);
+            }
           return "it is stored to memory at " + at(p);
         }
         return "it is used by operator " + bo->getOpcodeStr().str() + " at " + at(p);
@@ -170,8 +185,11 @@ private:
       if (auto *ds = dyn_cast<DeclStmt>(p)) {
         for (const Decl *d : ds->decls())
           if (auto *v = dyn_cast<VarDecl>(d); v && v->getInit() && v->getInit()->IgnoreParens() == cur) {
-            if (v->getType()->isPointerType())
+            if (v->getType()->isPointerType()) {
+              if (mutablePointer(v->getType()))
+                blocked("it initializes '" + v->getNameAsString() + "', declared '" + v->getType().getAsString() + "', at " + at(p));
               return copiedTo(fn, v, p);
+            }
             if (v->getType()->isBooleanType())
               return "";
             return "it initializes '" + v->getNameAsString() + "' at " + at(p);
@@ -221,6 +239,7 @@ private:
     const FunctionDecl *def = nullptr;
     if (!fd->hasBody(def) || !def || ctx_.getSourceManager().isInSystemHeader(def->getLocation()))
       return "it is passed to '" + name + "', which takes a non-const pointer and is not analyzed, at " + at(call);
+    blocked("'" + name + "' takes it as '" + pt.getAsString() + "' (called at " + at(call) + ")");
     std::string why = variable(def, def->getParamDecl(index));
     if (!why.empty())
       return "in '" + name + "' (called at " + at(call) + "): " + why;
@@ -271,6 +290,28 @@ private:
           return pointer(fn, u, p);
         sawRead = true;
         return "";
+      }
+      if (auto *op = dyn_cast<CXXOperatorCallExpr>(p)) {
+        // A member operator's object is argument 0; its parameters start at 1.
+        auto *md = dyn_cast_or_null<CXXMethodDecl>(op->getDirectCallee());
+        if (md && op->getNumArgs() > 0 && op->getArg(0)->IgnoreParens() == lv) {
+          if (md->isConst()) {
+            sawRead = true;
+            return "";
+          }
+          return (op->isAssignmentOp() ? "it is written at " : "a non-const operator is called on it at ") + at(p);
+        }
+        for (unsigned i = md ? 1 : 0; i < op->getNumArgs(); ++i)
+          if (op->getArg(i)->IgnoreParens() == lv) {
+            const FunctionDecl *fd = op->getDirectCallee();
+            unsigned param = md ? i - 1 : i;
+            QualType pt = fd && param < fd->getNumParams() ? fd->getParamDecl(param)->getType() : QualType();
+            if (!pt.isNull() && (!pt->isReferenceType() || pt->getPointeeType().isConstQualified())) {
+              sawRead = true;
+              return "";
+            }
+          }
+        return "it is passed to an operator that may modify it at " + at(p);
       }
       if (auto *mc = dyn_cast<CXXMemberCallExpr>(p)) {
         auto *md = mc->getMethodDecl();
@@ -345,6 +386,7 @@ void describePointerParams(ASTContext &ctx, const FunctionDecl *fn, std::vector<
     info.notReadOnlyReason = uses.variable(fn, p);
     info.onlyRead = info.notReadOnlyReason.empty();
     info.readAtAll = uses.sawRead;
+    info.constFixBlocker = uses.constBlocker;
     if (auto *tsi = p->getTypeSourceInfo()) {
       TypeLoc tl = tsi->getTypeLoc();
       if (auto q = tl.getAs<QualifiedTypeLoc>())

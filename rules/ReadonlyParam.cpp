@@ -128,7 +128,12 @@ private:
       f.notes.push_back({{}, "__restrict__ not added: " + why + " (--assume-no-alias asserts it)"});
       fix["restrict"] = {{"added", false}, {"reason", why}};
     }
-    if (p.constInsertAt.valid()) {
+    if (!p.constFixBlocker.empty()) {
+      fix["safety"] = "refused";
+      fix["reason"] = "const on the parameter alone would not compile: " + p.constFixBlocker;
+      f.notes.push_back({{}, "no fix: const on the parameter alone would not compile: " + p.constFixBlocker +
+                                 "; make that const too"});
+    } else if (p.constInsertAt.valid()) {
       Fix x;
       x.subject = p.name;
       x.description = "declare '" + p.name + "' as '" + spelled + "'";

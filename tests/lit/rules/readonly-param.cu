@@ -20,6 +20,7 @@ __device__ float sum2(const float *p) { return p[0] + p[1]; }
 // CHECK-MESSAGES: :[[@LINE+1]]:44: note: pointer parameter 'src' is only read: declare it 'const float *src'
 __global__ void aliases(float *dst, float *src) {
   // CHECK-MESSAGES: note: __restrict__ not added: no launch of 'aliases' is visible
+  // CHECK-MESSAGES: note: no fix: const on the parameter alone would not compile: it initializes 'row', declared 'float *', at line {{[0-9]+}}; make that const too
   // CHECK-NOALIAS: note: __restrict__ added: --assume-no-alias
   float *row = src + blockIdx.x * 64;
   const float4 *v = reinterpret_cast<const float4 *>(row);
@@ -50,6 +51,10 @@ __global__ void incremented(int *a) { a[threadIdx.x]++; }
 __global__ void atomics(int *a) { atomicAdd(a, 1); }
 __global__ void storedAway(float **slots, float *a) { slots[0] = a; }
 __global__ void unused(float *a) {}
+// Struct and vector elements written through their (implicit) operator=.
+struct Pair { float a, b; };
+__global__ void structCopy(Pair *out, const Pair *in) { out[threadIdx.x] = in[threadIdx.x]; }
+__global__ void vectorCopy(float4 *out, const float4 *in) { out[threadIdx.x] = in[threadIdx.x]; }
 
 // The same pointer for both parameters: const, but no __restrict__.
 // CHECK-MESSAGES: :[[@LINE+1]]:44: note: pointer parameter 'in' is only read: declare it 'const float *in'
