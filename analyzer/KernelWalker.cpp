@@ -385,7 +385,7 @@ private:
     size_t rank = 0;
     for (QualType t = var->getType(); const ArrayType *at = t->getAsArrayTypeUnsafe(); t = at->getElementType())
       ++rank;
-    const Expr *e = target->IgnoreParens();
+    const Expr *e = target->IgnoreParenImpCasts(); // `float4 v = s[i][j]` copies through a NoOp cast
     while (auto *ase = dyn_cast<ArraySubscriptExpr>(e)) {
       subs.insert(subs.begin(), tr_.index(ase->getIdx()));
       e = ase->getBase()->IgnoreParenImpCasts();

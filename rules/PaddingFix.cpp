@@ -1,5 +1,6 @@
 #include "rules/PaddingFix.h"
 
+#include <algorithm>
 #include <regex>
 
 namespace warplint {
@@ -8,7 +9,8 @@ const char *const kPaddingFixSafety =
     "safe (applied by --fix): pads the innermost dimension where the declaration writes it (a macro "
     "argument is edited at the declaration, never the macro's definition) by the fewest elements that "
     "make every access of the array conflict-free for its element and access width, re-evaluated with "
-    "the padded row. Refused when the layout escapes the subscripts: extern arrays, the address passed "
+    "the padded row; a padding of more than a quarter of the row (and more than 4 elements) is "
+    "offered in words only, since its shared-memory cost may lower occupancy. Refused when the layout escapes the subscripts: extern arrays, the address passed "
     "on or stored, pointer arithmetic, casts (vector accesses padding would misalign), sizeof, bulk/async "
     "copies, an index that leaves its row, or a dimension written inside a macro. After applying, the "
     "file is re-analyzed; a fix that adds a compile error or leaves a conflict is rolled back. XOR "
@@ -56,6 +58,14 @@ std::string refusal(const ArrayInfo *a, int64_t &pad) {
     return "its innermost dimension is not written at the declaration (it comes from a macro body or a typedef)";
   for (const ArrayInfo::PaddingTrial &t : a->paddingTrials)
     if (t.padElements > 0 && t.worstDegree < 2 && t.excessWavefronts == 0) {
+      // A padding that grows the array by more than a quarter (and more than
+      // 4 elements a row) costs shared memory, hence occupancy, the finding
+      // cannot weigh: offered in words only.
+      int64_t row = a->dims.back();
+      if (t.padElements > std::max<int64_t>(4, row / 4))
+        return "the smallest conflict-free padding is " + std::to_string(t.padElements) + " elements (" +
+               std::to_string(row) + " -> " + std::to_string(row + t.padElements) +
+               " a row), more than a quarter of the row; an XOR swizzle keeps the size";
       pad = t.padElements;
       return "";
     }

@@ -68,6 +68,29 @@ __global__ void alreadyPadded(float *out) {
   out[threadIdx.y * 32 + threadIdx.x] = p[threadIdx.x][threadIdx.y];
 }
 
+// A 16x16 block over an 18x18 halo tile: each warp covers two rows 18 words
+// apart (2-way). The first conflict-free row is 48 words, more than a quarter
+// over 18: offered in words only.
+__global__ void haloTile(const float *in, float *out) {
+  __shared__ float halo[18][18];
+  // CHECK-FIXES: {{^}}  __shared__ float halo[18][18];{{$}}
+  halo[threadIdx.y + 1][threadIdx.x + 1] = in[threadIdx.y * 16 + threadIdx.x];
+  __syncthreads();
+  out[threadIdx.y * 16 + threadIdx.x] = halo[threadIdx.y + 1][threadIdx.x + 1] + halo[threadIdx.y][threadIdx.x + 1];
+}
+// CHECK-LOG: warning: 2-way bank conflict on write of shared 'halo'
+// CHECK-LOG: note: no padding fix: the smallest conflict-free padding is 30 elements (18 -> 48 a row), more than a quarter of the row; an XOR swizzle keeps the size
+
+// float4 elements read by column through a copy: padded by one float4.
+__global__ void float4Columns(float4 *out) {
+  __shared__ float4 v4[32][8];
+  // CHECK-FIXES: {{^}}  __shared__ float4 v4[32][9];{{$}}
+  v4[threadIdx.x][threadIdx.y] = make_float4(1.f, 2.f, 3.f, 4.f);
+  __syncthreads();
+  float4 r = v4[threadIdx.x][threadIdx.y];
+  out[threadIdx.y * 32 + threadIdx.x] = r;
+}
+
 // ---- refusals: the layout escapes --------------------------------------
 
 __device__ float firstOf(const float *row) { return row[0]; }
@@ -176,4 +199,6 @@ int main() {
   flattened<<<1, dim3(32, 32)>>>(0);
   declaredInMacro<<<1, dim3(32, 32)>>>(0);
   oneDimensional<<<1, 32>>>(0);
+  haloTile<<<1, dim3(16, 16)>>>(0, 0);
+  float4Columns<<<1, dim3(32, 8)>>>(0);
 }
