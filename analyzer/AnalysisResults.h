@@ -144,8 +144,9 @@ struct MemoryAccess {
 };
 
 // Four consecutive statements in which each thread reads and/or writes bytes
-// 4*E+0 .. 4*E+3 of byte-typed pointer parameters one byte at a time
-// (analyzer/BytePacking.cpp): what a char4/uchar4 packing would edit.
+// 4*E+0 .. 4*E+3 of byte-typed pointer parameters one byte at a time, or a
+// loop `for (k = 0; k < W; ++k)` over bytes W*E+k, W = 4 or 16
+// (analyzer/BytePacking.cpp): what a char4/uchar4/uint4 packing would edit.
 struct BytePackWindow {
   struct Group {
     std::string pointer;        // the kernel parameter
@@ -161,6 +162,8 @@ struct BytePackWindow {
   SourceSpan after;             // empty span after the last statement (past its ';')
   std::string indent;           // the first statement's indentation
   std::string unsafeReason;     // why the statements cannot be packed as they are ("" when they can)
+  int64_t width = 4;            // bytes a thread moves per pointer: 4 or 16 (loops only)
+  std::string loopVar;          // `for (int k = 0; k < width; ++k)` form: k; empty for 4 statements
 };
 
 struct KernelInfo {

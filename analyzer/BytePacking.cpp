@@ -33,27 +33,47 @@ std::optional<int64_t> integer(const ASTContext &ctx, const Expr *e) {
   return r.Val.getInt().getExtValue();
 }
 
-// `4 * E + k`, `E * 4 + k`, `4 * E` (k = 0): E and k.
-bool splitIndex(const ASTContext &ctx, const Expr *idx, const Expr *&vec, int64_t &k) {
+// `W * E + k`, `E * W + k`, `W * E` (k = 0): E and k, for a constant k in
+// [0, W); with `loopVar`, k must be that variable (reported as -1).
+bool splitIndex(const ASTContext &ctx, const Expr *idx, int64_t width, const VarDecl *loopVar, const Expr *&vec,
+                int64_t &k) {
   idx = idx->IgnoreParenImpCasts();
   k = 0;
   if (auto *bo = dyn_cast<BinaryOperator>(idx); bo && bo->getOpcode() == BO_Add) {
-    auto c = integer(ctx, bo->getRHS());
-    if (!c)
-      return false;
-    k = *c;
+    if (loopVar) {
+      auto *dre = dyn_cast<DeclRefExpr>(bo->getRHS()->IgnoreParenImpCasts());
+      if (!dre || dre->getDecl() != loopVar)
+        return false;
+      k = -1;
+    } else {
+      auto c = integer(ctx, bo->getRHS());
+      if (!c)
+        return false;
+      k = *c;
+    }
     idx = bo->getLHS()->IgnoreParenImpCasts();
+  } else if (loopVar) {
+    return false;
   }
   auto *mul = dyn_cast<BinaryOperator>(idx);
   if (!mul || mul->getOpcode() != BO_Mul)
     return false;
-  if (integer(ctx, mul->getLHS()) == 4)
+  if (integer(ctx, mul->getLHS()) == width)
     vec = mul->getRHS();
-  else if (integer(ctx, mul->getRHS()) == 4)
+  else if (integer(ctx, mul->getRHS()) == width)
     vec = mul->getLHS();
   else
     return false;
-  return k >= 0 && k < 4;
+  return k == -1 || (k >= 0 && k < width);
+}
+
+bool mentions(const Stmt *s, const VarDecl *v) {
+  if (auto *dre = dyn_cast_or_null<DeclRefExpr>(s); dre && dre->getDecl() == v)
+    return true;
+  for (const Stmt *c : s ? s->children() : Stmt::const_child_range(Stmt::const_child_iterator(), Stmt::const_child_iterator()))
+    if (c && mentions(c, v))
+      return true;
+  return false;
 }
 
 struct ByteAccess {
@@ -67,7 +87,9 @@ struct ByteAccess {
 
 class AccessFinder : public RecursiveASTVisitor<AccessFinder> {
 public:
-  AccessFinder(const ASTContext &ctx, const ParentMap &pm, const Stmt *stmt) : ctx_(ctx), pm_(pm), stmt_(stmt) {}
+  AccessFinder(const ASTContext &ctx, const ParentMap &pm, const Stmt *stmt, int64_t width = 4,
+               const VarDecl *loopVar = nullptr)
+      : ctx_(ctx), pm_(pm), stmt_(stmt), width_(width), loopVar_(loopVar) {}
   std::vector<ByteAccess> found;
   std::vector<const DeclRefExpr *> assigned; // variables assigned in the statement
   bool globalWrite = false;                   // a write to memory that is not a byte access
@@ -77,7 +99,7 @@ public:
     if (!param || !param->getType()->isPointerType() || !isByteType(param->getType()->getPointeeType()))
       return true;
     ByteAccess a{ase, param, nullptr, 0, false, false};
-    if (!splitIndex(ctx_, ase->getIdx(), a.vec, a.k)) {
+    if (!splitIndex(ctx_, ase->getIdx(), width_, loopVar_, a.vec, a.k)) {
       a.other = true;
     } else {
       const Stmt *p = pm_.getParentIgnoreParens(ase);
@@ -111,7 +133,17 @@ public:
     }
     return true;
   }
-  bool VisitCallExpr(CallExpr *) {
+  bool VisitCallExpr(CallExpr *call) {
+    // A callee handed a mutable pointer may write what the packed reads see.
+    const FunctionDecl *fd = call->getDirectCallee();
+    for (unsigned i = 0; i < call->getNumArgs(); ++i) {
+      QualType t = call->getArg(i)->getType();
+      if (!t->isPointerType() || t->getPointeeType().isConstQualified())
+        continue;
+      if (!fd || i >= fd->getNumParams() || !fd->getParamDecl(i)->getType()->isPointerType() ||
+          !fd->getParamDecl(i)->getType()->getPointeeType().isConstQualified())
+        globalWrite = true;
+    }
     return true;
   }
 
@@ -126,6 +158,8 @@ private:
   const ASTContext &ctx_;
   const ParentMap &pm_;
   const Stmt *stmt_;
+  int64_t width_;
+  const VarDecl *loopVar_;
 };
 
 class WindowFinder : public RecursiveASTVisitor<WindowFinder> {
@@ -141,7 +175,105 @@ public:
     return true;
   }
 
+  bool VisitForStmt(ForStmt *fs) {
+    loop(fs);
+    return true;
+  }
+
 private:
+  static bool containsJump(const Stmt *s) {
+    if (!s)
+      return false;
+    if (isa<BreakStmt>(s) || isa<ContinueStmt>(s) || isa<ReturnStmt>(s) || isa<GotoStmt>(s))
+      return true;
+    for (const Stmt *c : s->children())
+      if (containsJump(c))
+        return true;
+    return false;
+  }
+
+  // `for (int k = 0; k < W; ++k) body`, W = 4 or 16, whose body reads and/or
+  // writes bytes P[W*E + k]: packed without unrolling, through a byte view of
+  // one vector.
+  void loop(const ForStmt *fs) {
+    auto *ds = dyn_cast_or_null<DeclStmt>(fs->getInit());
+    auto *var = ds && ds->isSingleDecl() ? dyn_cast<VarDecl>(ds->getSingleDecl()) : nullptr;
+    if (!var || !var->getInit() || integer(ctx_, var->getInit()) != 0 || !fs->getCond() || !fs->getInc())
+      return;
+    auto *cond = dyn_cast<BinaryOperator>(fs->getCond()->IgnoreParenImpCasts());
+    if (!cond || cond->getOpcode() != BO_LT || !mentions(cond->getLHS(), var))
+      return;
+    auto width = integer(ctx_, cond->getRHS());
+    if (!width || (*width != 4 && *width != 16))
+      return;
+    const Expr *inc = fs->getInc()->IgnoreParens();
+    bool stepOne = false;
+    if (auto *uo = dyn_cast<UnaryOperator>(inc))
+      stepOne = uo->isIncrementOp() && mentions(uo->getSubExpr(), var);
+    else if (auto *bo = dyn_cast<BinaryOperator>(inc))
+      stepOne = bo->getOpcode() == BO_AddAssign && mentions(bo->getLHS(), var) && integer(ctx_, bo->getRHS()) == 1;
+    if (!stepOne)
+      return;
+    std::vector<const Stmt *> stmts;
+    if (auto *cs = dyn_cast<CompoundStmt>(fs->getBody()))
+      stmts.assign(cs->body_begin(), cs->body_end());
+    else
+      stmts.push_back(fs->getBody());
+    std::vector<ByteAccess> all;
+    std::string unsafe;
+    for (const Stmt *st : stmts) {
+      const Stmt *top = st;
+      if (auto *ewc = dyn_cast<ExprWithCleanups>(top))
+        top = ewc->getSubExpr();
+      AccessFinder f(ctx_, pm_, top, *width, var);
+      f.TraverseStmt(const_cast<Stmt *>(st));
+      all.insert(all.end(), f.found.begin(), f.found.end());
+      for (const DeclRefExpr *dre : f.assigned)
+        if (dre->getDecl() == var)
+          unsafe = "the loop variable changes inside the loop";
+      if (f.globalWrite)
+        unsafe = "the loop also writes other memory";
+      if (containsJump(st))
+        unsafe = "the loop may leave early (break, continue, return or goto)";
+    }
+    if (all.empty())
+      return;
+    BytePackWindow w;
+    w.width = *width;
+    w.loopVar = var->getNameAsString();
+    std::map<const ParmVarDecl *, BytePackWindow::Group> groups;
+    for (const ByteAccess &a : all) {
+      if (a.other) {
+        unsafe = "'" + text(a.ase) + "' is not a plain read or a plain assignment of " + std::to_string(*width) +
+                 "*E+" + w.loopVar;
+        continue;
+      }
+      std::string v = text(a.vec);
+      if (w.vectorIndex.empty())
+        w.vectorIndex = v;
+      if (v != w.vectorIndex || mentions(a.vec, var))
+        unsafe = "the bytes are not indexed from one expression that stays fixed in the loop";
+      BytePackWindow::Group &g = groups[a.param];
+      g.pointer = a.param->getNameAsString();
+      g.paramIndex = a.param->getFunctionScopeIndex();
+      g.elementType = a.param->getType()->getPointeeType().getUnqualifiedType().getAsString();
+      SourceSpan span = fileSpan(ctx_, CharSourceRange::getTokenRange(a.ase->getSourceRange()));
+      if (!span.valid())
+        unsafe = "an access is written inside a macro";
+      (a.write ? g.writes : g.reads) = true;
+      (a.write ? g.writeSpans : g.readSpans).push_back(span);
+      if (!g.loc.valid())
+        g.loc = toLocation(ctx_.getSourceManager(), a.ase->getBeginLoc());
+    }
+    for (auto &[param, g] : groups)
+      w.groups.push_back(g);
+    std::sort(w.groups.begin(), w.groups.end(),
+              [](const BytePackWindow::Group &a, const BytePackWindow::Group &b) { return a.paramIndex < b.paramIndex; });
+    w.unsafeReason = unsafe;
+    placeEdits(fs, fs->getBody(), w);
+    windows.push_back(w);
+  }
+
   std::string text(const Expr *e) {
     return Lexer::getSourceText(CharSourceRange::getTokenRange(e->getSourceRange()), ctx_.getSourceManager(),
                                 ctx_.getLangOpts())

@@ -40,10 +40,12 @@ const RuleInfo kInfo{
     "  reinterpret_cast<uchar4 *>(out)[i] = out4;\n"
     "}",
     "safe (applied by --fix) for four statements that read and/or write bytes 4*E+0..3 of byte-typed "
-    "pointer parameters: the reads become one char4/uchar4 load before the first statement, the writes "
-    "one store after the last, so every byte keeps its value and order. Applied only when alignment is "
-    "shown (every visible launch passes a cudaMalloc allocation, 256-byte aligned, and the index is 4*E) "
-    "and the statements write no other memory; otherwise refused with the reason. The one-byte-a-lane "
+    "pointer parameters, or a loop `for (k = 0; k < W; ++k)` (W = 4 or 16) over bytes W*E+k: the reads "
+    "become one char4/uchar4 (uint4 for 16 bytes) load before the statements or the loop, the writes one "
+    "store after them, so every byte keeps its value and order (a loop indexes a byte view of the "
+    "vector). Applied only when alignment is shown (every visible launch passes a cudaMalloc allocation, "
+    "256-byte aligned, and the index is W*E), the statements write no other memory and pass no mutable "
+    "pointer to a call, and a loop cannot leave early; otherwise refused with the reason. The one-byte-a-lane "
     "pattern changes the launch (a quarter of the threads and a scalar tail) and is shown in a note, not "
     "applied (--fix-launch does not rewrite it yet).",
 };
@@ -95,6 +97,49 @@ public:
   }
 
 private:
+  // The four-statement form: components .x .. .w of one vector per pointer.
+  static void statementEdits(const BytePackWindow &w, Fix &x) {
+    std::string before, after;
+    static const char *lanes[4] = {"x", "y", "z", "w"};
+    for (const auto &g : w.groups) {
+      std::string vt = vectorTypeFor(g.elementType), var = g.pointer + "4";
+      if (g.reads)
+        before += vt + " " + var + " = reinterpret_cast<const " + vt + " *>(" + g.pointer + ")[" + w.vectorIndex + "];\n" + w.indent;
+      else
+        before += vt + " " + var + ";\n" + w.indent;
+      if (g.writes)
+        after += "\n" + w.indent + "reinterpret_cast<" + vt + " *>(" + g.pointer + ")[" + w.vectorIndex + "] = " + var + ";";
+      for (const auto *spans : {&g.readSpans, &g.writeSpans})
+        for (size_t i = 0; i < spans->size(); ++i)
+          x.replacements.push_back({(*spans)[i].file, (*spans)[i].offset, (*spans)[i].length, var + "." + lanes[i]});
+    }
+    x.replacements.push_back({w.before.file, w.before.offset, 0, before});
+    x.replacements.push_back({w.after.file, w.after.offset, 0, after});
+  }
+
+  // The loop form: one vector per pointer, the loop indexing a byte view of
+  // it (fully unrolled by the compiler: the bytes stay in registers).
+  static void loopEdits(const BytePackWindow &w, Fix &x) {
+    std::string before, after;
+    for (const auto &g : w.groups) {
+      std::string vt = w.width == 16 ? "uint4" : vectorTypeFor(g.elementType);
+      std::string vec = g.pointer + "_v", bytes = g.pointer + "_b";
+      std::string view = (g.writes ? "" : "const ") + g.elementType + " *";
+      if (g.reads)
+        before += vt + " " + vec + " = reinterpret_cast<const " + vt + " *>(" + g.pointer + ")[" + w.vectorIndex + "];\n" + w.indent;
+      else
+        before += vt + " " + vec + ";\n" + w.indent;
+      before += view + bytes + " = reinterpret_cast<" + view + ">(&" + vec + ");\n" + w.indent;
+      if (g.writes)
+        after += "\n" + w.indent + "reinterpret_cast<" + vt + " *>(" + g.pointer + ")[" + w.vectorIndex + "] = " + vec + ";";
+      for (const auto *spans : {&g.readSpans, &g.writeSpans})
+        for (const SourceSpan &span : *spans)
+          x.replacements.push_back({span.file, span.offset, span.length, bytes + "[" + w.loopVar + "]"});
+    }
+    x.replacements.push_back({w.before.file, w.before.offset, 0, before});
+    x.replacements.push_back({w.after.file, w.after.offset, 0, after});
+  }
+
   static Finding windowFinding(const KernelInfo &k, const BytePackWindow &w) {
     const auto &first = w.groups.front();
     Finding f;
@@ -105,15 +150,17 @@ private:
     std::string names;
     for (const auto &g : w.groups)
       names += (names.empty() ? "'" : ", '") + g.pointer + "'";
-    f.message = "each thread moves bytes 4*" + w.vectorIndex + "+0..3 of " + names +
-                " one byte at a time: one 4-byte vector access per pointer moves them in a quarter of the "
-                "instructions and requests";
+    std::string width = std::to_string(w.width);
+    f.message = "each thread moves bytes " + width + "*" + w.vectorIndex + "+0.." + std::to_string(w.width - 1) +
+                " of " + names + " one byte at a time" + (w.loopVar.empty() ? "" : " (a loop over '" + w.loopVar + "')") +
+                ": one " + width + "-byte vector access per pointer moves them in 1/" + width +
+                " of the instructions and requests";
     f.details["subject"] = first.pointer;
-    nlohmann::json fix = {{"kind", "char4-packing"}};
+    nlohmann::json fix = {{"kind", w.width == 16 ? "uint4-packing" : "char4-packing"}};
     std::string why = w.unsafeReason;
     for (const auto &g : w.groups) {
       if (why.empty() && !vectorTypeFor(g.elementType))
-        why = "'" + g.pointer + "' points to '" + g.elementType + "', which has no 4-byte vector type";
+        why = "'" + g.pointer + "' points to '" + g.elementType + "', which has no byte vector type";
       if (why.empty())
         why = alignmentRefusal(k, g);
     }
@@ -124,28 +171,16 @@ private:
     } else {
       Fix x;
       x.subject = first.pointer;
-      x.description = "pack the bytes of " + names + " into 4-byte vector accesses at index " + w.vectorIndex;
-      std::string before, after;
-      static const char *lanes[4] = {"x", "y", "z", "w"};
-      for (const auto &g : w.groups) {
-        std::string vt = vectorTypeFor(g.elementType), var = g.pointer + "4";
-        if (g.reads)
-          before += vt + " " + var + " = reinterpret_cast<const " + vt + " *>(" + g.pointer + ")[" + w.vectorIndex + "];\n" + w.indent;
-        else
-          before += vt + " " + var + ";\n" + w.indent;
-        if (g.writes)
-          after += "\n" + w.indent + "reinterpret_cast<" + vt + " *>(" + g.pointer + ")[" + w.vectorIndex + "] = " + var + ";";
-        for (const auto *spans : {&g.readSpans, &g.writeSpans})
-          for (size_t i = 0; i < spans->size(); ++i)
-            x.replacements.push_back({(*spans)[i].file, (*spans)[i].offset, (*spans)[i].length, var + "." + lanes[i]});
-      }
-      x.replacements.push_back({w.before.file, w.before.offset, 0, before});
-      x.replacements.push_back({w.after.file, w.after.offset, 0, after});
+      x.description = "pack the bytes of " + names + " into " + width + "-byte vector accesses at index " + w.vectorIndex;
+      if (w.loopVar.empty())
+        statementEdits(w, x);
+      else
+        loopEdits(w, x);
       f.fixes.push_back(x);
       fix["safety"] = "safe";
       f.notes.push_back({{}, "fix (--fix): " + x.description + "; alignment shown: every launch passes cudaMalloc "
-                                                              "allocations (256-byte aligned) and the index is 4*" +
-                                 w.vectorIndex});
+                                                              "allocations (256-byte aligned) and the index is " +
+                                 width + "*" + w.vectorIndex});
     }
     f.details["fix"] = fix;
     return f;

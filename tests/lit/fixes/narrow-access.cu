@@ -45,6 +45,34 @@ __global__ void negate(signed char *p, int n4) {
 // CHECK-FIXES-NEXT: {{^}}  p4.x = -p4.x;{{$}}
 // CHECK-FIXES:      {{^}}  reinterpret_cast<char4 *>(p)[i] = p4;{{$}}
 
+// A short constant loop over 16 bytes: one uint4 per pointer, the loop kept
+// over a byte view of it.
+__global__ void xorBytes(unsigned char *out, const unsigned char *in, unsigned char key) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int k = 0; k < 16; ++k)
+    out[16 * i + k] = in[16 * i + k] ^ key;
+}
+// CHECK-FIXES:      {{^}}  uint4 out_v;{{$}}
+// CHECK-FIXES-NEXT: {{^}}  unsigned char *out_b = reinterpret_cast<unsigned char *>(&out_v);{{$}}
+// CHECK-FIXES-NEXT: {{^}}  uint4 in_v = reinterpret_cast<const uint4 *>(in)[i];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  const unsigned char *in_b = reinterpret_cast<const unsigned char *>(&in_v);{{$}}
+// CHECK-FIXES-NEXT: {{^}}  for (int k = 0; k < 16; ++k){{$}}
+// CHECK-FIXES-NEXT: {{^}}    out_b[k] = in_b[k] ^ key;{{$}}
+// CHECK-FIXES-NEXT: {{^}}  reinterpret_cast<uint4 *>(out)[i] = out_v;{{$}}
+// CHECK-LOG: warning: each thread moves bytes 16*i+0..15 of 'out', 'in' one byte at a time (a loop over 'k')
+
+// A loop that may stop early writes only some bytes: refused.
+__global__ void untilZero(unsigned char *out, const unsigned char *in) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int k = 0; k < 4; ++k) {
+    if (in[4 * i + k] == 0)
+      break;
+    out[4 * i + k] = in[4 * i + k];
+  }
+  // CHECK-FIXES: {{^}}    out[4 * i + k] = in[4 * i + k];{{$}}
+}
+// CHECK-LOG: note: no packing fix: the loop may leave early (break, continue, return or goto)
+
 // ---- refusals and negatives ------------------------------------------------
 
 // No launch visible: alignment not shown.
@@ -103,6 +131,8 @@ int main() {
   cudaMalloc(&k, 4);
   brighten<<<1024, 256>>>(b, a, 1 << 18);
   negate<<<1024, 256>>>(s, 1 << 18);
+  xorBytes<<<256, 256>>>(b, a, 7);
+  untilZero<<<256, 256>>>(b, a);
   offsetBase<<<1, 256>>>(c + 1, a);
   otherStore<<<1, 256>>>(c, a, k);
   return 0;

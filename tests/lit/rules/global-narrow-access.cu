@@ -6,7 +6,7 @@
 
 __global__ void bytesAThread(unsigned char *out, const unsigned char *in) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  // CHECK-MESSAGES: :[[@LINE+2]]:3: warning: each thread moves bytes 4*i+0..3 of 'out', 'in' one byte at a time: one 4-byte vector access per pointer moves them in a quarter of the instructions and requests [global-narrow-access]
+  // CHECK-MESSAGES: :[[@LINE+2]]:3: warning: each thread moves bytes 4*i+0..3 of 'out', 'in' one byte at a time: one 4-byte vector access per pointer moves them in 1/4 of the instructions and requests [global-narrow-access]
   // CHECK-MESSAGES: note: fix (--fix): pack the bytes of 'out', 'in' into 4-byte vector accesses at index i
   out[4 * i + 0] = in[4 * i + 0] ^ 0x80;
   out[4 * i + 1] = in[4 * i + 1] ^ 0x80;
