@@ -99,6 +99,8 @@ struct LaunchSite {
   // own allocation (written only by one cudaMalloc in the launching function),
   // as "name@line"; empty when not shown.
   std::vector<std::string> argAllocations;
+  SourceSpan gridSpan;        // the grid argument as written (for --fix-launch)
+  bool gridIsInteger = false; // a plain integer grid (1-D), not a dim3
 };
 
 // One lane-level evaluation of an access for one block shape and one binding
@@ -166,6 +168,30 @@ struct BytePackWindow {
   std::string loopVar;          // `for (int k = 0; k < width; ++k)` form: k; empty for 4 statements
 };
 
+// A kernel whose lanes each move one byte: `int i = blockIdx.x * blockDim.x +
+// threadIdx.x; if (i < N) out[i] = E;` and nothing else, with E reading
+// byte pointers at [i] (analyzer/ByteLaneShape.cpp). What --fix-launch needs
+// to give each thread 4 bytes and a scalar tail.
+struct ByteLaneKernel {
+  std::string indexVar;          // i
+  std::string boundText;         // N as written
+  std::string outPointer;        // the byte pointer written at [i]
+  std::string valueText;         // E as written
+  // Places in valueText to substitute: a read `P[i]` (pointer = P) or
+  // another use of i (pointer empty).
+  struct Use {
+    unsigned offset = 0, length = 0;
+    std::string pointer;
+  };
+  std::vector<Use> uses;
+  std::vector<std::string> pointers; // byte pointers accessed (written one first), with their element types
+  std::vector<std::string> elementTypes;
+  std::vector<size_t> paramIndices;
+  SourceSpan statement;          // the whole `if (i < N) ...;` statement
+  std::string indent;            // its indentation
+  std::string unsafeReason;      // "" when the shape matches exactly
+};
+
 struct KernelInfo {
   std::string name;
   SourceLocation loc;
@@ -183,6 +209,7 @@ struct KernelInfo {
   std::string blockShapeSource;        // "launch at f.cu:12" or "default (no launch site)"
   std::vector<LaunchSite> launchSites; // the launches of this kernel visible in the unit
   std::vector<BytePackWindow> bytePackWindows;
+  std::optional<ByteLaneKernel> byteLane; // set when the body has the one-byte-a-lane shape
 };
 
 struct FrontendMessage {

@@ -205,6 +205,11 @@ private:
       }
       for (const BytePackWindow &w : k.info.bytePackWindows)
         add(w.before);
+      if (k.info.byteLane)
+        add(k.info.byteLane->statement);
+    }
+    for (const LaunchSite &l : out_.model.launches) {
+      add(l.gridSpan);
     }
     if (auto main = sm.getFileEntryRefForID(sm.getMainFileID())) {
       llvm::SmallString<256> path(main->getName());

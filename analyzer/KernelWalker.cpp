@@ -140,6 +140,7 @@ private:
     }
     describePointerParams(ctx_, fn_, k.params);
     k.bytePackWindows = findBytePackWindows(ctx_, fn_);
+    k.byteLane = findByteLaneKernel(ctx_, fn_);
   }
 
   void declareArray(const VarDecl *v) {

@@ -88,6 +88,13 @@ LaunchSite modelLaunch(ASTContext &ctx, const CUDAKernelCallExpr *call, const Fu
     return site;
   ShapeEvaluator eval(ctx, enclosing);
   site.gridText = sourceText(ctx, config->getArg(0)->getSourceRange());
+  {
+    const Expr *grid = config->getArg(0)->IgnoreImplicit();
+    if (auto *ce = dyn_cast<CXXConstructExpr>(grid); ce && ce->getNumArgs() >= 1 && !isa<CXXTemporaryObjectExpr>(ce))
+      grid = ce->getArg(0)->IgnoreImplicit(); // the implicit dim3(unsigned) around an integer
+    site.gridIsInteger = grid->getType()->isIntegralOrEnumerationType();
+    site.gridSpan = fileSpan(ctx, CharSourceRange::getTokenRange(grid->getSourceRange()));
+  }
   site.blockText = sourceText(ctx, config->getArg(1)->getSourceRange());
   site.grid = eval.dim3(config->getArg(0));
   site.block = eval.dim3(config->getArg(1));

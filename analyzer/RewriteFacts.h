@@ -31,6 +31,9 @@ void describePointerParams(clang::ASTContext &ctx, const clang::FunctionDecl *fn
 // KernelInfo::bytePackWindows of `fn`.
 std::vector<BytePackWindow> findBytePackWindows(clang::ASTContext &ctx, const clang::FunctionDecl *fn);
 
+// KernelInfo::byteLane of `fn`: nullopt when the body does not have that shape.
+std::optional<ByteLaneKernel> findByteLaneKernel(clang::ASTContext &ctx, const clang::FunctionDecl *fn);
+
 // LaunchSite::argAllocations for one launch inside `enclosing`.
 std::vector<std::string> launchArgAllocations(clang::ASTContext &ctx, const clang::CUDAKernelCallExpr *call,
                                               const clang::FunctionDecl *enclosing);

@@ -53,9 +53,9 @@ Options:
   --fix-dry-run              print those fixes as a unified diff instead
   --export-fixes FILE.yaml   write them for clang-apply-replacements
   --fix-verify-nvcc          also compile each fixed file with nvcc -arch=sm_90
-  --fix-launch               also apply fixes that change launch sites (no rule
-                             offers one yet: the one-byte-a-lane restructure of
-                             global-narrow-access is shown in a note)
+  --fix-launch               also apply fixes that change launch sites (the
+                             one-byte-a-lane kernels of global-narrow-access:
+                             four bytes a thread, a quarter of the grid)
   --assume-no-alias          take pointer parameters to never alias (readonly-param
                              then adds __restrict__ without launch-site proof)
   -h, --help                 show this help

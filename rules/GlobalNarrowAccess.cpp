@@ -5,6 +5,9 @@
 #include "rules/AllRules.h"
 #include "rules/WarpDescription.h"
 
+#include <algorithm>
+#include <cctype>
+#include <regex>
 #include <set>
 
 namespace warplint {
@@ -46,8 +49,11 @@ const RuleInfo kInfo{
     "vector). Applied only when alignment is shown (every visible launch passes a cudaMalloc allocation, "
     "256-byte aligned, and the index is W*E), the statements write no other memory and pass no mutable "
     "pointer to a call, and a loop cannot leave early; otherwise refused with the reason. The one-byte-a-lane "
-    "pattern changes the launch (a quarter of the threads and a scalar tail) and is shown in a note, not "
-    "applied (--fix-launch does not rewrite it yet).",
+    "kernel (`int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = f(in[i]);` and nothing "
+    "else) changes its launch, so it is applied only with --fix-launch: four bytes a thread with one "
+    "uchar4/char4 access per pointer and a scalar tail for the last n % 4, and every launch's grid "
+    "G -> (G + 3) / 4, only when each launch writes its grid as one integer (n + B - 1) / B of its block "
+    "size B and passes cudaMalloc allocations; otherwise the restructured kernel is shown in a note.",
 };
 
 const char *vectorTypeFor(const std::string &element) {
@@ -83,6 +89,7 @@ public:
             packed.insert(g.pointer + "@" + s.text);
     }
     std::set<std::string> reported;
+    bool launchFixOffered = false;
     for (const MemoryAccess &a : k.accesses) {
       if (a.space != AddressSpace::Global || a.widthBytes != 1 || a.worstEval < 0 || packed.count(a.base + "@" + a.text))
         continue;
@@ -93,6 +100,9 @@ public:
       if (!byteParam || !e.laneStrideKnown || e.laneStrideBytes != 1 || e.activeLanes < 32 || !reported.insert(a.base).second)
         continue;
       out.push_back(byteALaneFinding(k, a));
+      if (k.byteLane && std::count(k.byteLane->pointers.begin(), k.byteLane->pointers.end(), a.base))
+        describeLaunchFix(k, *k.byteLane, !launchFixOffered, out.back());
+      launchFixOffered = true;
     }
   }
 
@@ -186,6 +196,99 @@ private:
     return f;
   }
 
+  // Whether `grid` reads (X + B - 1) / B with B the launch's block size.
+  static bool coversWithBlocks(std::string grid, std::string block) {
+    auto squeeze = [](std::string &t) { t.erase(std::remove_if(t.begin(), t.end(), ::isspace), t.end()); };
+    squeeze(grid);
+    squeeze(block);
+    static const std::regex ceilDiv("\\((.+)\\+(.+)-1\\)/(.+)");
+    std::smatch m;
+    return std::regex_match(grid, m, ceilDiv) && m[2] == block && m[3] == block;
+  }
+
+  static std::string launchRefusal(const KernelInfo &k, const ByteLaneKernel &b) {
+    if (!b.unsafeReason.empty())
+      return b.unsafeReason;
+    for (const std::string &t : b.elementTypes)
+      if (!vectorTypeFor(t))
+        return "'" + t + "' has no 4-byte vector type";
+    if (k.launchSites.empty())
+      return "no launch of '" + k.name + "' is visible to change";
+    for (const LaunchSite &l : k.launchSites) {
+      std::string at = "the launch at line " + std::to_string(l.loc.line);
+      if (!l.gridIsInteger || !l.gridSpan.valid())
+        return at + " does not give the grid as one integer written in the file";
+      if (!coversWithBlocks(l.gridText, l.blockText))
+        return at + " does not size the grid as (n + B - 1) / B blocks of its block size B, so a quarter of it "
+                    "is not shown to cover the bytes";
+      for (size_t i = 0; i < b.pointers.size(); ++i)
+        if (l.argAllocations.size() <= b.paramIndices[i] || l.argAllocations[b.paramIndices[i]].empty())
+          return "alignment not shown: " + at + " passes '" + b.pointers[i] +
+                 "' something other than a variable holding its own cudaMalloc allocation";
+    }
+    return "";
+  }
+
+  // E with its byte reads and index uses replaced.
+  static std::string substituted(const ByteLaneKernel &b, const std::string &lane, const std::string &index) {
+    std::vector<ByteLaneKernel::Use> uses = b.uses;
+    std::sort(uses.begin(), uses.end(), [](const auto &x, const auto &y) { return x.offset > y.offset; });
+    std::string v = b.valueText;
+    for (const auto &u : uses)
+      v.replace(u.offset, u.length,
+                u.pointer.empty() ? index : lane.empty() ? u.pointer + "[" + index + "]" : u.pointer + "4." + lane);
+    return v;
+  }
+
+  // --fix-launch: four bytes a thread with one vector access per pointer,
+  // a scalar tail for the last n % 4 bytes, and a quarter of the grid.
+  static void describeLaunchFix(const KernelInfo &k, const ByteLaneKernel &b, bool offer, Finding &f) {
+    std::string why = launchRefusal(k, b);
+    if (!why.empty()) {
+      f.notes.push_back({{}, "no --fix-launch rewrite: " + why});
+      return;
+    }
+    if (!offer) {
+      f.notes.push_back({{}, "restructured by the --fix-launch rewrite offered for '" + b.outPointer + "'"});
+      return;
+    }
+    const std::string &i = b.indexVar, in = b.indent + "  ";
+    std::string vt = vectorTypeFor(b.elementTypes.front());
+    bool outRead = false;
+    for (const auto &u : b.uses)
+      outRead = outRead || u.pointer == b.outPointer;
+    std::string t = "if (4 * " + i + " + 3 < " + b.boundText + ") {\n";
+    for (size_t p = 0; p < b.pointers.size(); ++p) {
+      std::string pvt = vectorTypeFor(b.elementTypes[p]);
+      if (p > 0 || outRead)
+        t += in + pvt + " " + b.pointers[p] + "4 = reinterpret_cast<const " + pvt + " *>(" + b.pointers[p] + ")[" + i + "];\n";
+      else
+        t += in + pvt + " " + b.pointers[p] + "4;\n";
+    }
+    static const char *lanes[4] = {"x", "y", "z", "w"};
+    for (int c = 0; c < 4; ++c)
+      t += in + b.outPointer + "4." + lanes[c] + " = " +
+           substituted(b, lanes[c], "(4 * " + i + " + " + std::to_string(c) + ")") + ";\n";
+    t += in + "reinterpret_cast<" + vt + " *>(" + b.outPointer + ")[" + i + "] = " + b.outPointer + "4;\n";
+    t += b.indent + "} else {\n";
+    t += in + "for (int tail = 4 * " + i + "; tail < " + b.boundText + "; ++tail)\n";
+    t += in + "  " + b.outPointer + "[tail] = " + substituted(b, "", "tail") + ";\n";
+    t += b.indent + "}";
+    Fix x;
+    x.subject = b.outPointer;
+    x.changesLaunch = true;
+    x.description = "give each thread 4 bytes of " + b.outPointer + " (" + vt + " accesses, a scalar tail) and launch a quarter of the blocks";
+    x.replacements.push_back({b.statement.file, b.statement.offset, b.statement.length, t});
+    for (const LaunchSite &l : k.launchSites) {
+      const SourceSpan &g = l.gridSpan;
+      bool simple = g.text.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") == std::string::npos;
+      x.replacements.push_back({g.file, g.offset, g.length, "(" + (simple ? g.text : "(" + g.text + ")") + " + 3) / 4"});
+    }
+    f.fixes.push_back(x);
+    f.notes.push_back({{}, "fix (--fix-launch): " + x.description + "; alignment shown at every launch"});
+    f.details["fix"] = {{"kind", "char4-restructure"}, {"safety", "changes the launch: --fix-launch"}};
+  }
+
   static Finding byteALaneFinding(const KernelInfo &k, const MemoryAccess &a) {
     Finding f;
     f.rule = kInfo.id;
@@ -196,7 +299,7 @@ private:
     f.details["subject"] = a.base;
     f.message = "each lane " + std::string(a.isWrite ? "writes" : "reads") + " one byte of '" + a.base +
                 "': a warp request carries 32 bytes where a 4-byte vector access a lane would carry 128";
-    f.notes.push_back({{}, "restructure (not applied, it changes the launch): give each thread 4 bytes, "
+    f.notes.push_back({{}, "restructure (it changes the launch, so --fix applies it only with --fix-launch): give each thread 4 bytes, "
                            "`int i = blockIdx.x * blockDim.x + threadIdx.x; if (4 * i + 3 < n) { uchar4 v = "
                            "reinterpret_cast<const uchar4 *>(in)[i]; /* f on v.x, v.y, v.z, v.w */ "
                            "reinterpret_cast<uchar4 *>(out)[i] = v; } else for (int j = 4 * i; j < n; ++j) "

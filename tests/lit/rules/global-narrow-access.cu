@@ -29,7 +29,7 @@ __global__ void checksum(int *sum, const signed char *in) {
 __global__ void byteALane(unsigned char *out, const unsigned char *in, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   // CHECK-MESSAGES: :[[@LINE+4]]:5: note: each lane writes one byte of 'out': a warp request carries 32 bytes where a 4-byte vector access a lane would carry 128 [global-narrow-access]
-  // CHECK-MESSAGES: note: restructure (not applied, it changes the launch): give each thread 4 bytes
+  // CHECK-MESSAGES: note: restructure (it changes the launch, so --fix applies it only with --fix-launch): give each thread 4 bytes
   // CHECK-MESSAGES: :[[@LINE+2]]:14: note: each lane reads one byte of 'in'
   if (i < n)
     out[i] = in[i] + 1;
