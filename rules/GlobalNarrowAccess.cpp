@@ -62,7 +62,7 @@ public:
   const RuleInfo &info() const override { return kInfo; }
 
   void check(const KernelInfo &k, const RuleContext &, std::vector<Finding> &out) const override {
-    std::set<std::string> packed; // "pointer@line" of accesses inside a window
+    std::set<std::string> packed; // "pointer@access text" of the accesses inside a window
     for (const BytePackWindow &w : k.bytePackWindows) {
       out.push_back(windowFinding(k, w));
       for (const auto &g : w.groups)
