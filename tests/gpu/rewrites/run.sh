@@ -10,7 +10,7 @@ work=${1:-$(mktemp -d)}
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 mkdir -p "$work"
 cd "$root/examples/rewrites"
-names=(transpose byte_filter gather)
+names=(transpose byte_filter byte_copy gather)
 
 pids=()
 for name in "${names[@]}"; do
@@ -34,6 +34,7 @@ for name in "${names[@]}"; do
     transpose) what="shared-bank-conflict: tile[32][32] -> [32][33]" ;;
     byte_filter) what="global-narrow-access: 4 byte loads/stores -> uchar4" ;;
     gather) what="readonly-param: const __restrict__ table, index" ;;
+    byte_copy) what="global-narrow-access --fix-launch: 1 byte a thread -> uchar4, grid / 4" ;;
   esac
   before=$("$work/${name}_before" "$work/${name}_before.bin" | awk '/median_ms/ {print $2}')
   after=$("$work/${name}_after" "$work/${name}_after.bin" | awk '/median_ms/ {print $2}')
