@@ -267,6 +267,8 @@ private:
     }
     for (auto &[param, g] : groups)
       w.groups.push_back(g);
+    if (w.groups.empty()) // only accesses that are not plain: nothing to pack
+      return;
     std::sort(w.groups.begin(), w.groups.end(),
               [](const BytePackWindow::Group &a, const BytePackWindow::Group &b) { return a.paramIndex < b.paramIndex; });
     w.unsafeReason = unsafe;

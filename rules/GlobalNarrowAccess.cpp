@@ -64,6 +64,8 @@ public:
   void check(const KernelInfo &k, const RuleContext &, std::vector<Finding> &out) const override {
     std::set<std::string> packed; // "pointer@access text" of the accesses inside a window
     for (const BytePackWindow &w : k.bytePackWindows) {
+      if (w.groups.empty())
+        continue;
       out.push_back(windowFinding(k, w));
       for (const auto &g : w.groups)
         for (const auto *spans : {&g.readSpans, &g.writeSpans})

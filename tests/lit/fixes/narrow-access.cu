@@ -120,6 +120,19 @@ __global__ void otherStore(unsigned char *out, const unsigned char *in, int *cou
 // Already vectorized: nothing to do.
 __global__ void alreadyVector(uchar4 *out, const uchar4 *in) { out[threadIdx.x] = in[threadIdx.x]; }
 
+// A 16-iteration loop whose byte read is indexed by another loop's variable
+// (a band-interleaved gather, seed 000's MNF transformation): no window to
+// pack. This once crashed the rule (a window with no pointer group).
+__global__ void bandGather(const unsigned char *X, float *Z, int S) {
+  int p = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int c = 0; c < 4; ++c) {
+    float z = 0.f;
+    for (int b = 0; b < 16; ++b)
+      z += X[size_t(b) * S + p];
+    Z[size_t(c) * S + p] = z;
+  }
+}
+
 int main() {
   unsigned char *a, *b, *c;
   signed char *s;
@@ -135,5 +148,6 @@ int main() {
   untilZero<<<256, 256>>>(b, a);
   offsetBase<<<1, 256>>>(c + 1, a);
   otherStore<<<1, 256>>>(c, a, k);
+  bandGather<<<1, 256>>>(a, (float *)c, 4096);
   return 0;
 }
