@@ -144,7 +144,13 @@ std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, co
   // worst, naming one would mislead.
   bool iterationMatters = false;
   double firstComboSeverity = -1;
-  const int64_t blockIdxChoices[2] = {0, 1};
+  // A second block index matters only when the address or a guard reads it.
+  bool readsBlockIdx = access.byteOffset->dependsOn(SymbolKind::BlockIdx);
+  for (auto &g : access.guards)
+    readsBlockIdx = readsBlockIdx || g->dependsOn(SymbolKind::BlockIdx);
+  std::vector<int64_t> blockIdxChoices{0};
+  if (readsBlockIdx)
+    blockIdxChoices.push_back(1);
   std::vector<size_t> cursor(plans.size(), 0);
   for (;;) {
     double comboSeverity = -1;

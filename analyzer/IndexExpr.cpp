@@ -190,6 +190,11 @@ std::optional<int64_t> loopValueAt(const LoopRecurrence &rec, const Binding &b, 
   if (!v || !step)
     return std::nullopt;
   int64_t x = *v;
+  // Arithmetic steps have a closed form; the evaluator asks for many k.
+  if (rec.stepOp == ExprOp::Add)
+    return x + k * *step;
+  if (rec.stepOp == ExprOp::Sub)
+    return x - k * *step;
   for (int64_t i = 0; i < k; ++i) {
     switch (rec.stepOp) {
     case ExprOp::Add: x += *step; break;
@@ -230,12 +235,15 @@ std::optional<int64_t> evaluate(const IndexExpr &e, const Binding &b) {
   }
   default: break;
   }
-  std::vector<int64_t> v;
-  for (auto &o : e.operands) {
-    auto x = evaluate(*o, b);
+  // Operands on the stack: this runs for every lane of every binding.
+  int64_t v[3] = {0, 0, 0};
+  if (e.operands.size() > 3)
+    return std::nullopt;
+  for (size_t i = 0; i < e.operands.size(); ++i) {
+    auto x = evaluate(*e.operands[i], b);
     if (!x)
       return std::nullopt;
-    v.push_back(*x);
+    v[i] = *x;
   }
   switch (e.op) {
   case ExprOp::Neg: return -v[0];

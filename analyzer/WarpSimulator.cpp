@@ -1,6 +1,8 @@
 #include "analyzer/WarpSimulator.h"
 
 #include <algorithm>
+#include <climits>
+#include <vector>
 #include <map>
 #include <set>
 
@@ -87,34 +89,51 @@ BankConflictDegree sharedBankConflicts(const LaneAddresses &lanes) {
 
 namespace {
 
-std::set<int64_t> sectorsTouched(const LaneAddresses &lanes, int64_t shift, std::set<int64_t> *bytes) {
-  std::set<int64_t> sectors;
+// Sectors the active lanes touch, with every address moved down by `shift`,
+// and the number of distinct bytes: sorted vectors, not sets, because this
+// runs for every warp of every binding.
+int sectorsTouched(const LaneAddresses &lanes, int64_t shift, int64_t *distinctBytes, int64_t *firstByte) {
   int64_t width = std::max<int64_t>(1, lanes.widthBytes);
+  std::vector<std::pair<int64_t, int64_t>> ranges; // [begin, end) bytes
+  std::vector<int64_t> sectors;
   for (int l = 0; l < kWarpSize; ++l) {
     if (!lanes.active[l])
       continue;
-    for (int64_t b = lanes.address[l] - shift; b < lanes.address[l] - shift + width; ++b) {
-      if (bytes)
-        bytes->insert(b);
-      sectors.insert(floorDiv(b, kSectorBytes));
-    }
+    int64_t begin = lanes.address[l] - shift;
+    ranges.push_back({begin, begin + width});
+    for (int64_t s = floorDiv(begin, kSectorBytes); s <= floorDiv(begin + width - 1, kSectorBytes); ++s)
+      sectors.push_back(s);
   }
-  return sectors;
+  std::sort(sectors.begin(), sectors.end());
+  int count = static_cast<int>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
+  if (distinctBytes) {
+    std::sort(ranges.begin(), ranges.end());
+    int64_t total = 0, covered = INT64_MIN;
+    for (auto &[lo, hi] : ranges) {
+      int64_t from = std::max(lo, covered);
+      if (hi > from)
+        total += hi - from;
+      covered = std::max(covered, hi);
+    }
+    *distinctBytes = total;
+    *firstByte = ranges.empty() ? 0 : ranges.front().first;
+  }
+  return count;
 }
 
 } // namespace
 
 SectorsPerRequest globalSectors(const LaneAddresses &lanes) {
-  std::set<int64_t> bytes;
+  int64_t bytes = 0, first = 0;
   SectorsPerRequest r;
-  r.sectors = static_cast<int>(sectorsTouched(lanes, 0, &bytes).size());
-  if (bytes.empty())
+  r.sectors = sectorsTouched(lanes, 0, &bytes, &first);
+  if (bytes == 0)
     return r;
   // Alignment is not what G_3 asks to fix: the sectors a misaligned warp
   // spends only because of where its first byte falls are part of the ideal.
-  int64_t misalignment = ((*bytes.begin() % kSectorBytes) + kSectorBytes) % kSectorBytes;
-  int shifted = static_cast<int>(sectorsTouched(lanes, misalignment, nullptr).size());
-  int aligned = static_cast<int>(ceilDiv(static_cast<int64_t>(bytes.size()), kSectorBytes));
+  int64_t misalignment = ((first % kSectorBytes) + kSectorBytes) % kSectorBytes;
+  int shifted = sectorsTouched(lanes, misalignment, nullptr, nullptr);
+  int aligned = static_cast<int>(ceilDiv(bytes, kSectorBytes));
   r.idealSectors = aligned + std::max(0, r.sectors - shifted);
   return r;
 }
