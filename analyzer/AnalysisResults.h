@@ -155,7 +155,7 @@ struct BytePackWindow {
     size_t paramIndex = 0;
     std::string elementType;    // "unsigned char", "char", ...
     bool reads = false, writes = false;
-    std::vector<SourceSpan> readSpans, writeSpans; // p[4*E+k] for k = 0..3 (when reads / writes)
+    std::vector<SourceSpan> readSpans, writeSpans; // p[W*E+k] (W = width); statements: k = 0..W-1 in order
     SourceLocation loc;         // first access
   };
   std::vector<Group> groups;
@@ -164,8 +164,8 @@ struct BytePackWindow {
   SourceSpan after;             // empty span after the last statement (past its ';')
   std::string indent;           // the first statement's indentation
   std::string unsafeReason;     // why the statements cannot be packed as they are ("" when they can)
-  int64_t width = 4;            // bytes a thread moves per pointer: 4 or 16 (loops only)
-  std::string loopVar;          // `for (int k = 0; k < width; ++k)` form: k; empty for 4 statements
+  int64_t width = 4;            // bytes a thread moves per pointer: 4 or 16
+  std::string loopVar;          // `for (int k = 0; k < width; ++k)` form: k; empty for `width` statements
 };
 
 // A kernel whose lanes each move one byte: `int i = blockIdx.x * blockDim.x +

@@ -1,7 +1,8 @@
-// Finds the statements where each thread moves 4 consecutive bytes of a
-// byte-typed pointer parameter one byte at a time (`out[4*i+k] = f(in[4*i+k])`
-// for k = 0..3 in four consecutive statements), the shape a char4/uchar4
-// access replaces (G_2). See RewriteFacts.h.
+// Finds the statements where each thread moves W = 16 or 4 consecutive bytes
+// of a byte-typed pointer parameter one byte at a time (`out[W*i+k] =
+// f(in[W*i+k])` for k = 0..W-1 in W consecutive statements, or a constant
+// loop over k), the shape a uint4 or char4/uchar4 access replaces (G_2). See
+// RewriteFacts.h.
 #include "analyzer/ExprTranslator.h"
 #include "analyzer/KernelWalker.h"
 #include "analyzer/RewriteFacts.h"
@@ -12,7 +13,6 @@
 #include "clang/Lex/Lexer.h"
 
 #include <algorithm>
-#include <array>
 #include <map>
 
 namespace warplint {
@@ -169,9 +169,12 @@ public:
 
   bool VisitCompoundStmt(CompoundStmt *cs) {
     std::vector<const Stmt *> body(cs->body_begin(), cs->body_end());
-    for (size_t i = 0; i + 4 <= body.size(); ++i)
-      if (window(body, i))
-        i += 3;
+    for (size_t i = 0; i < body.size(); ++i)
+      for (int64_t width : {16, 4}) // the wider window first
+        if (i + width <= body.size() && window(body, i, width)) {
+          i += width - 1;
+          break;
+        }
     return true;
   }
 
@@ -282,15 +285,17 @@ private:
         .str();
   }
 
-  bool window(const std::vector<const Stmt *> &body, size_t first) {
+  // `width` consecutive statements from body[first] moving bytes width*E+k,
+  // k = 0..width-1 (width = 16 or 4).
+  bool window(const std::vector<const Stmt *> &body, size_t first, int64_t width) {
     std::vector<ByteAccess> all;
     std::vector<const DeclRefExpr *> assigned;
     bool otherWrite = false;
-    for (size_t s = first; s < first + 4; ++s) {
+    for (size_t s = first; s < first + width; ++s) {
       const Stmt *stmt = body[s];
       if (auto *ewc = dyn_cast<ExprWithCleanups>(stmt))
         stmt = ewc->getSubExpr();
-      AccessFinder f(ctx_, pm_, stmt);
+      AccessFinder f(ctx_, pm_, stmt, width);
       f.TraverseStmt(const_cast<Stmt *>(body[s]));
       if (f.found.empty())
         return false; // every statement of the window moves some of the bytes
@@ -298,13 +303,15 @@ private:
       assigned.insert(assigned.end(), f.assigned.begin(), f.assigned.end());
       otherWrite = otherWrite || f.globalWrite;
     }
-    // Per pointer and direction: which of bytes 0..3 are touched, at which index.
-    std::map<const ParmVarDecl *, std::array<const ArraySubscriptExpr *, 8>> slots;
+    // Per pointer and direction (reads, then writes): which of bytes
+    // 0..width-1 are touched, at which index.
+    std::map<const ParmVarDecl *, std::vector<const ArraySubscriptExpr *>> slots;
     std::string vecText;
     std::string unsafe;
+    const std::string widthText = std::to_string(width);
     for (const ByteAccess &a : all) {
       if (a.other) {
-        unsafe = "'" + text(a.ase) + "' is not a plain read or a plain assignment of 4*E+k";
+        unsafe = "'" + text(a.ase) + "' is not a plain read or a plain assignment of " + widthText + "*E+k";
         continue;
       }
       std::string v = text(a.vec);
@@ -314,7 +321,9 @@ private:
         unsafe = "the bytes are indexed from different expressions ('" + vecText + "' and '" + v + "')";
         continue;
       }
-      auto &slot = slots[a.param][(a.write ? 4 : 0) + a.k];
+      auto &perParam = slots[a.param];
+      perParam.resize(2 * width, nullptr);
+      auto &slot = perParam[(a.write ? width : 0) + a.k];
       if (slot)
         unsafe = "byte " + std::to_string(a.k) + " of '" + a.param->getNameAsString() + "' is " +
                  (a.write ? "written" : "read") + " twice";
@@ -323,6 +332,7 @@ private:
     if (vecText.empty())
       return false;
     BytePackWindow w;
+    w.width = width;
     w.vectorIndex = vecText;
     for (auto &[param, slot] : slots) {
       BytePackWindow::Group g;
@@ -331,24 +341,24 @@ private:
       g.elementType = param->getType()->getPointeeType().getUnqualifiedType().getAsString();
       for (int dir = 0; dir < 2; ++dir) {
         int count = 0;
-        for (int k = 0; k < 4; ++k)
-          count += slot[dir * 4 + k] != nullptr;
+        for (int64_t k = 0; k < width; ++k)
+          count += slot[dir * width + k] != nullptr;
         if (count == 0)
           continue;
-        if (count != 4) {
-          unsafe = "only " + std::to_string(count) + " of the 4 bytes of '" + g.pointer + "' are " +
+        if (count != width) {
+          unsafe = "only " + std::to_string(count) + " of the " + widthText + " bytes of '" + g.pointer + "' are " +
                    (dir ? "written" : "read");
           continue;
         }
         (dir ? g.writes : g.reads) = true;
-        for (int k = 0; k < 4; ++k) {
-          SourceSpan span = fileSpan(ctx_, CharSourceRange::getTokenRange(slot[dir * 4 + k]->getSourceRange()));
+        for (int64_t k = 0; k < width; ++k) {
+          SourceSpan span = fileSpan(ctx_, CharSourceRange::getTokenRange(slot[dir * width + k]->getSourceRange()));
           if (!span.valid())
             unsafe = "an access is written inside a macro";
           (dir ? g.writeSpans : g.readSpans).push_back(span);
         }
         if (!g.loc.valid())
-          g.loc = toLocation(ctx_.getSourceManager(), slot[dir * 4]->getBeginLoc());
+          g.loc = toLocation(ctx_.getSourceManager(), slot[dir * width]->getBeginLoc());
       }
       if (g.reads || g.writes)
         w.groups.push_back(g);
@@ -357,14 +367,14 @@ private:
       return false;
     std::sort(w.groups.begin(), w.groups.end(),
               [](const BytePackWindow::Group &a, const BytePackWindow::Group &b) { return a.paramIndex < b.paramIndex; });
-    // The index must mean the same in all four statements.
+    // The index must mean the same in all the statements.
     for (const DeclRefExpr *dre : assigned)
       if (vecText.find(dre->getDecl()->getNameAsString()) != std::string::npos)
         unsafe = "'" + dre->getDecl()->getNameAsString() + "' changes between the accesses";
     if (otherWrite)
       unsafe = "the statements also write other memory";
     w.unsafeReason = unsafe;
-    placeEdits(body[first], body[first + 3], w);
+    placeEdits(body[first], body[first + width - 1], w);
     windows.push_back(w);
     return true;
   }

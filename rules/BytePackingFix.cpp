@@ -49,9 +49,10 @@ static void statementEdits(const BytePackWindow &w, Fix &x) {
   x.replacements.push_back({w.after.file, w.after.offset, 0, after});
 }
 
-// The loop form: one vector per pointer, the loop indexing a byte view of
-// it (fully unrolled by the compiler: the bytes stay in registers).
-static void loopEdits(const BytePackWindow &w, Fix &x) {
+// The loop form and the sixteen-statement form: one vector per pointer and a
+// byte view of it, indexed by the loop variable (fully unrolled by the
+// compiler: the bytes stay in registers) or by the constant k of p[16*E+k].
+static void byteViewEdits(const BytePackWindow &w, Fix &x) {
   std::string before, after;
   for (const auto &g : w.groups) {
     std::string vt = w.width == 16 ? "uint4" : byteVectorType(g.elementType);
@@ -65,8 +66,9 @@ static void loopEdits(const BytePackWindow &w, Fix &x) {
     if (g.writes)
       after += "\n" + w.indent + "reinterpret_cast<" + vt + " *>(" + g.pointer + ")[" + w.vectorIndex + "] = " + vec + ";";
     for (const auto *spans : {&g.readSpans, &g.writeSpans})
-      for (const SourceSpan &span : *spans)
-        x.replacements.push_back({span.file, span.offset, span.length, bytes + "[" + w.loopVar + "]"});
+      for (size_t i = 0; i < spans->size(); ++i)
+        x.replacements.push_back({(*spans)[i].file, (*spans)[i].offset, (*spans)[i].length,
+                                  bytes + "[" + (w.loopVar.empty() ? std::to_string(i) : w.loopVar) + "]"});
   }
   x.replacements.push_back({w.before.file, w.before.offset, 0, before});
   x.replacements.push_back({w.after.file, w.after.offset, 0, after});
@@ -167,10 +169,10 @@ void describeLaunchFix(const KernelInfo &k, const ByteLaneKernel &b, bool offer,
 }
 
 void addPackingEdits(const BytePackWindow &w, Fix &x) {
-  if (w.loopVar.empty())
+  if (w.loopVar.empty() && w.width == 4)
     statementEdits(w, x);
   else
-    loopEdits(w, x);
+    byteViewEdits(w, x);
 }
 
 } // namespace warplint

@@ -1,7 +1,8 @@
 // global-narrow-access (G_2): byte-typed global accesses move too little per
 // request. Four one-byte accesses a thread to bytes 4*E+0..3 become one
-// char4/uchar4 access (applied by --fix when the alignment is shown); one byte
-// a lane is diagnosed with the restructured kernel in a note.
+// char4/uchar4 access, sixteen to bytes 16*E+0..15 one uint4 access (applied
+// by --fix when the alignment is shown); one byte a lane is diagnosed with the
+// restructured kernel in a note.
 #include "rules/AllRules.h"
 #include "rules/BytePackingFix.h"
 #include "rules/WarpDescription.h"
@@ -43,11 +44,11 @@ const RuleInfo kInfo{
     "  out4.w = in4.w / 2;\n"
     "  reinterpret_cast<uchar4 *>(out)[i] = out4;\n"
     "}",
-    "safe (applied by --fix) for four statements that read and/or write bytes 4*E+0..3 of byte-typed "
-    "pointer parameters, or a loop `for (k = 0; k < W; ++k)` (W = 4 or 16) over bytes W*E+k: the reads "
-    "become one char4/uchar4 (uint4 for 16 bytes) load before the statements or the loop, the writes one "
-    "store after them, so every byte keeps its value and order (a loop indexes a byte view of the "
-    "vector). Applied only when alignment is shown (every visible launch passes a cudaMalloc allocation, "
+    "safe (applied by --fix) for W consecutive statements (W = 4 or 16) that read and/or write bytes "
+    "W*E+0..W-1 of byte-typed pointer parameters, or a loop `for (k = 0; k < W; ++k)` over bytes W*E+k: the "
+    "reads become one char4/uchar4 (uint4 for 16 bytes) load before the statements or the loop, the writes "
+    "one store after them, so every byte keeps its value and order (sixteen statements and a loop index a "
+    "byte view of the vector). Applied only when alignment is shown (every visible launch passes a cudaMalloc allocation, "
     "256-byte aligned, and the index is W*E), the statements write no other memory and pass no mutable "
     "pointer to a call, and a loop cannot leave early; otherwise refused with the reason. The one-byte-a-lane "
     "kernel (`int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = f(in[i]);` and nothing "
