@@ -88,17 +88,17 @@ public:
     return RecursiveASTVisitor::TraverseDecl(d);
   }
 
+  // Launch sites are attributed to the function they are written in.
   bool TraverseFunctionDecl(FunctionDecl *fd) {
-    const FunctionDecl *saved = current_;
-    current_ = fd;
-    bool r = RecursiveASTVisitor::TraverseFunctionDecl(fd);
-    current_ = saved;
-    return r;
+    return inFunction(fd, [&] { return RecursiveASTVisitor::TraverseFunctionDecl(fd); });
   }
   bool TraverseCXXMethodDecl(CXXMethodDecl *md) {
+    return inFunction(md, [&] { return RecursiveASTVisitor::TraverseCXXMethodDecl(md); });
+  }
+  template <typename Traverse> bool inFunction(const FunctionDecl *fd, Traverse traverse) {
     const FunctionDecl *saved = current_;
-    current_ = md;
-    bool r = RecursiveASTVisitor::TraverseCXXMethodDecl(md);
+    current_ = fd;
+    bool r = traverse();
     current_ = saved;
     return r;
   }

@@ -287,6 +287,12 @@ ExprRef ExprTranslator::translate(const Expr *e, int depth) {
   return IndexExpr::unknown(std::string("an expression of kind ") + e->getStmtClassName());
 }
 
+ExprRef ExprTranslator::bytesOf(ExprRef elements, QualType elementType) const {
+  int64_t elem = sizeOf(elementType);
+  return elem > 0 ? IndexExpr::mul(std::move(elements), IndexExpr::constant(elem))
+                  : IndexExpr::unknown("element size depends on a template parameter");
+}
+
 MemoryRef ExprTranslator::rootRef(const ValueDecl *d, QualType elementType) {
   MemoryRef r;
   r.root = d;
@@ -331,11 +337,7 @@ std::optional<MemoryRef> ExprTranslator::lvalueAt(const Expr *e, int depth) {
     auto base = pointerValue(ase->getBase(), depth + 1);
     if (!base)
       return std::nullopt;
-    int64_t elem = sizeOf(ase->getType());
-    ExprRef idx = translate(ase->getIdx(), depth + 1);
-    ExprRef scaled = elem > 0 ? IndexExpr::mul(idx, IndexExpr::constant(elem))
-                              : IndexExpr::unknown("element size depends on a template parameter");
-    base->byteOffset = IndexExpr::add(base->byteOffset, scaled);
+    base->byteOffset = IndexExpr::add(base->byteOffset, bytesOf(translate(ase->getIdx(), depth + 1), ase->getType()));
     return base;
   }
   if (auto *uo = dyn_cast<UnaryOperator>(e)) {
@@ -408,13 +410,10 @@ std::optional<MemoryRef> ExprTranslator::pointerValue(const Expr *e, int depth) 
     auto base = pointerValue(ptr, depth + 1);
     if (!base)
       return std::nullopt;
-    int64_t elem = sizeOf(ptr->getType()->getPointeeType());
     ExprRef idx = translate(offset, depth + 1);
     if (bo->getOpcode() == BO_Sub)
       idx = IndexExpr::make(ExprOp::Neg, {idx});
-    ExprRef scaled = elem > 0 ? IndexExpr::mul(idx, IndexExpr::constant(elem))
-                              : IndexExpr::unknown("element size depends on a template parameter");
-    base->byteOffset = IndexExpr::add(base->byteOffset, scaled);
+    base->byteOffset = IndexExpr::add(base->byteOffset, bytesOf(idx, ptr->getType()->getPointeeType()));
     return base;
   }
   if (auto *uo = dyn_cast<UnaryOperator>(e)) {

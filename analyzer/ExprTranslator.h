@@ -69,6 +69,8 @@ private:
   std::optional<MemoryRef> lvalueAt(const clang::Expr *e, int depth);
   ExprRef builtinVar(const clang::Expr *e);
   MemoryRef rootRef(const clang::ValueDecl *d, clang::QualType elementType);
+  // `elements` elements of `elementType`, in bytes; unknown when its size is.
+  ExprRef bytesOf(ExprRef elements, clang::QualType elementType) const;
 
   clang::ASTContext &ctx_;
   const clang::FunctionDecl *fn_;
