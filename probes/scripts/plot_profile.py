@@ -2,7 +2,8 @@
 """Draw a profile's curves to PNG with matplotlib (Debian: python3-matplotlib).
 
 usage: plot_profile.py PROFILE OUTDIR
-Writes latency_vs_footprint.png, bank_conflicts.png, bandwidth_by_type.png.
+Writes latency_vs_footprint.png, bank_conflicts.png, bandwidth_by_type.png,
+tlb_latency.png.
 """
 import json
 import os
@@ -77,6 +78,22 @@ def main():
     a.tick_params(axis="x", labelrotation=30)
     fig.tight_layout()
     fig.savefig(os.path.join(outdir, "bandwidth_by_type.png"), dpi=110)
+
+    tlb = values(prof, "tlb_reach", "latency_cycles")
+    if tlb:
+        fig, a = plt.subplots(figsize=(8, 4))
+        series = sorted({(v["params"].get("allocation", "cudamalloc"), v["params"]["stride_mib"]) for v in tlb})
+        for alloc, stride in series:
+            vs = [v for v in tlb if v["params"].get("allocation", "cudamalloc") == alloc
+                  and v["params"]["stride_mib"] == stride]
+            a.plot([v["params"]["pages"] for v in vs], [v["median"] for v in vs], "o-", ms=3,
+                   label=f"{alloc}, {stride:g} MiB stride")
+        a.set(xscale="log", xlabel="distinct pages chased", ylabel="cycles per load (L2 hit + translation)",
+              title=f"TLB reach: one line per page, {dev}")
+        a.legend(fontsize=8)
+        a.grid(alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(os.path.join(outdir, "tlb_latency.png"), dpi=110)
     return 0
 
 

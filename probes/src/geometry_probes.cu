@@ -1,9 +1,10 @@
 // Cache geometry by fine-grained pointer chase (seed 001 sec. 3.2): L1
-// capacity under the carve-out, fetch granularity (sector size) of L1 and
-// L2, and TLB reach.
+// capacity under the carve-out, line size and sector size. TLB reach is in
+// tlb_probe.cu.
 #include "chase.cuh"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -33,7 +34,11 @@ double medianOf(const std::vector<uint16_t>& v) {
 void runL1Geometry(Context& ctx, ProbeOutput& out) {
   ChaseScratch s;
   DeviceBuffer<uint16_t> lat(kMaxRecorded);
-  DeviceBuffer<uint32_t> buf(256 * 1024 / 4);
+  // Which lines survive near the capacity also depends on the allocation;
+  // run r chases in allocation r mod 4.
+  DeviceBuffer<uint32_t> bufA(256 * 1024 / 4), bufB(256 * 1024 / 4), bufC(256 * 1024 / 4),
+      bufD(256 * 1024 / 4);
+  const std::array<DeviceBuffer<uint32_t>*, 4> bufs = {&bufA, &bufB, &bufC, &bufD};
   PROBE_CHECK(cudaFuncSetAttribute(recordedChaseKernel<kCacheAll, kCacheAll>,
                                    cudaFuncAttributePreferredSharedMemoryCarveout, 0));
   std::vector<int> kib = {64};
@@ -41,17 +46,18 @@ void runL1Geometry(Context& ctx, ProbeOutput& out) {
   std::vector<Value*> miss;
   for (int k : kib)
     miss.push_back(&out.add("miss_fraction", {num("footprint_kib", k)}, "fraction",
-                            "recorded ld.global.ca chase, 128-byte stride; share of accesses over "
-                            "the hit/miss threshold"));
+                            "recorded ld.global.ca chase, 128-byte stride, eight warmed laps a run, run r in allocation r mod 4; "
+                            "share of accesses over the hit/miss threshold"));
   auto& hitV = out.add("recorded_hit_latency_cycles", {}, "cycles",
                        "median recorded latency, 64 KiB footprint, ld.global.ca (includes the "
                        "shared-memory store of the recording)");
   auto& l2V = out.add("recorded_l2_latency_cycles", {}, "cycles",
                       "median recorded latency, 64 KiB footprint, ld.global.cg");
   auto& cap = out.add("l1_capacity_kib", {num("static_shared_bytes", 2 * 2 * kMaxRecorded)}, "KiB",
-                      "per run: largest footprint whose recorded lap misses on at most 2% of "
+                      "per run: largest footprint whose recorded laps miss on at most 2% of "
                       "accesses, all smaller footprints too; preferred carve-out 0");
   for (int r = 0; r < ctx.runs; ++r) {
+    DeviceBuffer<uint32_t>& buf = *bufs[size_t(r) % bufs.size()];
     uploadChain(buf.ptr, sequentialOrder(64 * 1024, 128));
     double hit = medianOf(recordedChase<kCacheAll, kCacheAll>(s, lat, buf.ptr, buf.ptr,
                                                                64 * 256, 0, 512));
@@ -65,11 +71,17 @@ void runL1Geometry(Context& ctx, ProbeOutput& out) {
     for (size_t i = 0; i < kib.size(); ++i) {
       size_t fp = size_t(kib[i]) * 1024;
       uploadChain(buf.ptr, sequentialOrder(fp, 128));
-      auto rec = recordedChase<kCacheAll, kCacheAll>(s, lat, buf.ptr, buf.ptr, fp / 4, 0,
-                                                     uint32_t(fp / 128));
-      double misses = double(std::count_if(rec.begin(), rec.end(),
-                                           [&](uint16_t c) { return c > threshold; }));
-      double frac = misses / rec.size();
+      // Near the capacity which lines survive a lap varies; eight recorded laps
+      // (eight launches, each warmed) a run steady the share.
+      double misses = 0, recorded = 0;
+      for (int lapRun = 0; lapRun < 8; ++lapRun) {
+        auto rec = recordedChase<kCacheAll, kCacheAll>(s, lat, buf.ptr, buf.ptr, fp / 4, 0,
+                                                       uint32_t(fp / 128));
+        misses += double(std::count_if(rec.begin(), rec.end(),
+                                       [&](uint16_t c) { return c > threshold; }));
+        recorded += double(rec.size());
+      }
+      double frac = misses / recorded;
       miss[i]->samples.push_back(frac);
       if (clean && frac <= 0.02) capacity = kib[i];
       else clean = false;
@@ -147,94 +159,6 @@ void runSectorSize(Context& ctx, ProbeOutput& out) {
     double m1 = countMisses(rec1);
     l1.samples.push_back(m1 > 0 ? 1024.0 / m1 : 0);
   }
-}
-
-// ------------------------------------------------------------------ TLB
-
-__device__ __forceinline__ const uint64_t* loadPtrCg(const uint64_t* p) {
-  uint64_t v;
-  asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(p));
-  return reinterpret_cast<const uint64_t*>(v);
-}
-
-__global__ void tlbInitKernel(uint64_t* base, size_t strideBytes, uint32_t count) {
-  uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= count) return;
-  // A different line offset per entry spreads the lines over the L2 sets.
-  auto at = [&](uint32_t i) {
-    return reinterpret_cast<uint64_t*>(reinterpret_cast<char*>(base) + size_t(i) * strideBytes +
-                                       (size_t(i) * 7 * 128) % strideBytes);
-  };
-  *at(k) = reinterpret_cast<uint64_t>(at((k + 1) % count));
-}
-
-__global__ void tlbChaseKernel(const uint64_t* start, uint32_t warmSteps, uint32_t steps,
-                               unsigned long long* cycles, uint64_t* sink) {
-  const uint64_t* p = start;
-  for (uint32_t i = 0; i < warmSteps; ++i) p = loadPtrCg(p);
-  unsigned long long t0 = clock64();
-  for (uint32_t i = 0; i < steps; ++i) p = loadPtrCg(p);
-  unsigned long long t1 = clock64();
-  cycles[0] = t1 - t0;
-  sink[0] = reinterpret_cast<uint64_t>(p);
-}
-
-void runTlbReach(Context& ctx, ProbeOutput& out) {
-  size_t freeB = 0, totalB = 0;
-  PROBE_CHECK(cudaMemGetInfo(&freeB, &totalB));
-  size_t bytes = std::min<size_t>(size_t(64) << 30, size_t(0.7 * double(freeB)));
-  bytes = bytes >> 30 << 30;
-  void* raw = nullptr;
-  while (bytes >= (size_t(1) << 30) && cudaMalloc(&raw, bytes) != cudaSuccess) {
-    cudaGetLastError();
-    bytes /= 2;
-  }
-  if (!raw) throw std::runtime_error("tlb_reach: could not allocate 1 GiB");
-  auto* base = static_cast<uint64_t*>(raw);
-  DeviceBuffer<unsigned long long> cyc(1);
-  DeviceBuffer<uint64_t> sink(1);
-  const std::vector<size_t> strideMiB = {2, 32, 512};
-  std::string derived = "{";
-  try {
-    for (size_t si = 0; si < strideMiB.size(); ++si) {
-      size_t stride = strideMiB[si] << 20;
-      std::vector<uint32_t> counts;
-      for (uint32_t k = 4; size_t(k) * stride <= bytes && k <= 8192; k *= 2) counts.push_back(k);
-      std::vector<double> medians;
-      for (uint32_t k : counts) {
-        tlbInitKernel<<<(k + 255) / 256, 256>>>(base, stride, k);
-        checkLaunch("tlbInitKernel");
-        auto& v = out.add("latency_cycles",
-                          {num("stride_mib", double(strideMiB[si])),
-                           num("footprint_mib", double(k) * double(strideMiB[si]))},
-                          "cycles", "ld.global.cg 64-bit pointer chase, one entry per stride");
-        uint32_t steps = std::max<uint32_t>(k, 512);
-        for (int r = 0; r < ctx.runs; ++r) {
-          tlbChaseKernel<<<1, 1>>>(base, 2 * k, steps, cyc.ptr, sink.ptr);
-          checkLaunch("tlbChaseKernel");
-          unsigned long long c = 0;
-          PROBE_CHECK(cudaMemcpy(&c, cyc.ptr, sizeof c, cudaMemcpyDeviceToHost));
-          v.samples.push_back(double(c) / steps);
-        }
-        medians.push_back(median(v.samples));
-      }
-      // First footprint whose latency is 20% over the four-page level.
-      std::string reach = "null";
-      for (size_t i = 0; i < counts.size(); ++i)
-        if (medians[i] > 1.2 * medians[0]) {
-          reach = std::to_string(size_t(counts[i]) * strideMiB[si]);
-          break;
-        }
-      derived += std::string(si ? ", " : "") + "\"" + std::to_string(strideMiB[si]) + "\": " + reach;
-    }
-  } catch (...) {
-    cudaFree(raw);
-    throw;
-  }
-  cudaFree(raw);
-  out.derive("penalty_from_footprint_mib_by_stride_mib", derived + "}");
-  out.derive("allocation_bytes", std::to_string(bytes));
-  out.notes.push_back("null: no footprint up to the allocation showed a 20% latency rise");
 }
 
 }  // namespace probe

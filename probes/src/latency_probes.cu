@@ -3,6 +3,7 @@
 #include "chase.cuh"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -118,8 +119,9 @@ namespace {
 
 template <int P, int WP>
 double chaseCyclesPerLoad(ChaseScratch& s, const uint32_t* chain, const uint32_t* warm,
-                          size_t warmWords, uint32_t start, uint32_t steps) {
-  chaseKernel<P, WP><<<1, 1024>>>(chain, warm, warmWords, start, 0, steps, s.cycles.ptr,
+                          size_t warmWords, uint32_t start, uint32_t steps,
+                          uint32_t untimedSteps = 0) {
+  chaseKernel<P, WP><<<1, 1024>>>(chain, warm, warmWords, start, untimedSteps, steps, s.cycles.ptr,
                                    s.sink.ptr);
   checkLaunch("chaseKernel");
   return s.read() / steps;
@@ -249,21 +251,49 @@ void runL1LatencyVsFootprint(Context& ctx, ProbeOutput& out) {
                                    cudaFuncAttributePreferredSharedMemoryCarveout, 0));
   const std::vector<int> kib = {16,  32,  64,  96,  128, 160, 176, 192, 200, 208, 216,
                                 224, 232, 240, 248, 256, 272, 288, 320, 384, 512};
-  DeviceBuffer<uint32_t> buf(512 * 1024 / 4);
+  // Run r chases in allocation r mod 4: near the capacity the hits depend on it.
+  DeviceBuffer<uint32_t> bufA(512 * 1024 / 4), bufB(512 * 1024 / 4), bufC(512 * 1024 / 4),
+      bufD(512 * 1024 / 4);
+  const std::array<DeviceBuffer<uint32_t>*, 4> bufs = {&bufA, &bufB, &bufC, &bufD};
   std::vector<Value*> vals;
   for (int k : kib)
     vals.push_back(&out.add("latency_cycles", {num("footprint_kib", k)}, "cycles",
-                            "ld.global.ca sequential chase, 128-byte stride, one timed lap"));
+                            "ld.global.ca sequential chase, 128-byte stride; run r in allocation r mod 4; per sample the mean of 4 launches, each one untimed lap then 4 timed laps (at least 4096 loads)"));
   for (int r = 0; r < ctx.runs; ++r) {
+    DeviceBuffer<uint32_t>& buf = *bufs[size_t(r) % bufs.size()];
     for (size_t i = 0; i < kib.size(); ++i) {
       size_t fp = size_t(kib[i]) * 1024;
       uploadChain(buf.ptr, sequentialOrder(fp, 128));
-      uint32_t steps = std::max<uint32_t>(uint32_t(fp / 128), 1024);
-      vals[i]->samples.push_back(
-          chaseCyclesPerLoad<kCacheAll, kCacheAll>(s, buf.ptr, buf.ptr, fp / 4, 0, steps));
+      // Past the capacity which lines survive varies from launch to launch
+      // (laps within one launch agree); a sample is the mean of four
+      // launches, each an untimed lap then four timed ones.
+      const uint32_t lap = uint32_t(fp / 128);
+      const uint32_t steps = std::max<uint32_t>(4 * lap, 4096);
+      double sum = 0;
+      for (int launch = 0; launch < 4; ++launch)
+        sum += chaseCyclesPerLoad<kCacheAll, kCacheAll>(s, buf.ptr, buf.ptr, fp / 4, 0, steps,
+                                                        /*untimedSteps=*/lap);
+      vals[i]->samples.push_back(sum / 4);
     }
   }
 }
+
+namespace {
+
+// Where a share rising with footprint first reaches 5%, linearly
+// interpolated between the measured footprints on either side.
+struct Crossing {
+  double prevX = 0, prevY = 0, x = -1;
+  void add(double fx, double fy) {
+    if (x >= 0) return;
+    if (fy >= 0.05) x = fy > prevY ? prevX + (0.05 - prevY) / (fy - prevY) * (fx - prevX) : fx;
+    prevX = fx;
+    prevY = fy;
+  }
+  double value() const { return x >= 0 ? x : prevX; }
+};
+
+}  // namespace
 
 void runL2LatencyVsFootprint(Context& ctx, ProbeOutput& out) {
   ChaseScratch s;
@@ -286,11 +316,11 @@ void runL2LatencyVsFootprint(Context& ctx, ProbeOutput& out) {
                             "level (L2 misses)"));
   }
   auto& nearEnd = out.add("l2_near_plateau_end_mib", {}, "MiB",
-                          "per run: largest footprint up to which under 5% of the recorded accesses "
-                          "leave the near-L2 level");
+                          "per run: footprint at which 5% of the recorded accesses first leave the "
+                          "near-L2 level, interpolated between the measured footprints");
   auto& capacity = out.add("l2_capacity_mib", {}, "MiB",
-                           "per run: largest footprint up to which under 5% of the recorded "
-                           "accesses reach the DRAM level");
+                           "per run: footprint at which 5% of the recorded accesses first reach the "
+                           "DRAM level, interpolated between the measured footprints");
   auto recorded = [&](size_t fp, const std::vector<uint32_t>& order, const uint32_t* warm,
                       size_t warmWords) {
     uploadChain(buf.ptr, order);
@@ -308,8 +338,9 @@ void runL2LatencyVsFootprint(Context& ctx, ProbeOutput& out) {
     // Reading 2 x L2 of other data evicts the freshly written chain lines.
     auto dramRec = recorded(bigFp, randomLines(bigFp, kMaxRecorded, 950 + r), flush.ptr, flush.count);
     const double nearLvl = median(nearRec), dramLvl = median(dramRec);
-    bool nearClean = true, capClean = true;
-    double nearEndMiB = 0, capMiB = 0;
+    // Each threshold's footprint is interpolated between the two measured
+    // footprints around its first crossing, not snapped to the 4 MiB grid.
+    Crossing nearEnd5, cap5;
     for (size_t i = 0; i < mib.size(); ++i) {
       size_t fp = size_t(mib[i] * (1 << 20));
       auto order = randomLines(fp, 4096, 7 * r + uint32_t(i));
@@ -324,13 +355,11 @@ void runL2LatencyVsFootprint(Context& ctx, ProbeOutput& out) {
       }
       far[i]->samples.push_back(nFar / h.size());
       miss[i]->samples.push_back(nMiss / h.size());
-      nearClean = nearClean && (nFar + nMiss) / h.size() < 0.05;
-      capClean = capClean && nMiss / h.size() < 0.05;
-      if (nearClean) nearEndMiB = mib[i];
-      if (capClean) capMiB = mib[i];
+      nearEnd5.add(mib[i], (nFar + nMiss) / h.size());
+      cap5.add(mib[i], nMiss / h.size());
     }
-    nearEnd.samples.push_back(nearEndMiB);
-    capacity.samples.push_back(capMiB);
+    nearEnd.samples.push_back(nearEnd5.value());
+    capacity.samples.push_back(cap5.value());
   }
 }
 

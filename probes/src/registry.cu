@@ -110,8 +110,10 @@ const std::vector<ProbeInfo>& allProbes() {
        "granularity = bytes walked over L1 misses",
        runSectorSize},
       {"tlb_reach", "Latency against pages touched (TLB reach)",
-       "one thread chases 64-bit pointers placed one per stride (2 MiB .. 1 GiB) in a large "
-       "allocation, L2-resident lines (ld.global.cg), warm lap then timed laps",
+       "one thread chases 64-bit pointers (ld.global.cg, L2-resident) over max(pages, 2048) "
+       "lines, element j on page j mod pages, strides 2/32/512 MiB, up to 16384 pages; main "
+       "series: one physical 2 MiB chunk mapped at every stride (cuMemMap), so each page needs "
+       "its own TLB entry; contrast series: a plain cudaMalloc at a 2 MiB stride",
        runTlbReach},
   };
   return probes;
