@@ -8,7 +8,15 @@ array the compiler keeps in registers leaves no stack frame; one it places in
 local memory shows up as stack-frame bytes. No GPU is needed.
 
 usage: regarray_probe.py [--out FILE] [--check] [--nvcc PATH]
+       regarray_probe.py --emit-ptx DIR [--nvcc PATH]
+       regarray_probe.py --assemble DIR --ptxas PATH [--archs sm_70,...] [--ptx-version V] [--out FILE]
 Exit 77 when no nvcc is found (ctest reports the test as skipped).
+
+The second and third forms are for targets the installed nvcc dropped (CUDA 13
+has no sm_70): nvcc writes target-neutral PTX for every size once, and any
+ptxas assembles it per target (a CUDA 12 ptxas still knows sm_70). Running
+the same PTX through CUDA 13's ptxas for sm_80/sm_90 checks that the route
+agrees with the direct nvcc figures.
 """
 import argparse
 import datetime
@@ -86,8 +94,27 @@ def stack_frames(nvcc, arch, source, workdir):
                         os.path.join(workdir, "k.cubin"), src], capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"nvcc failed for {arch}:\n{r.stderr[-2000:]}")
+    return parse_frames(r.stderr)
+
+
+def summarize(arch, name, sizes, unit, frames):
+    """The result row for one target and pattern from kernel -> stack-frame bytes."""
+    in_regs = [n for n in sizes if frames.get(f"k_{n}") == 0]
+    largest = 0
+    for n in sizes:  # largest size with no local memory at or below it
+        if frames.get(f"k_{n}") != 0:
+            break
+        largest = n
+    first_local = next((n for n in sizes if frames.get(f"k_{n}", 0) > 0), None)
+    return {"arch": arch, "pattern": name, "largest_register_array": largest,
+            "first_local_memory_size": first_local, "unit": unit,
+            "sizes_tried": [sizes[0], sizes[-1]],
+            "any_larger_in_registers": bool([n for n in in_regs if n > largest])}
+
+
+def parse_frames(ptxas_stderr):
     frames, current = {}, None
-    for line in r.stderr.splitlines():
+    for line in ptxas_stderr.splitlines():
         m = re.search(r"Function properties for (\w+)", line)
         if m:
             current = m.group(1)
@@ -98,13 +125,101 @@ def stack_frames(nvcc, arch, source, workdir):
     return frames
 
 
+def dense_sizes(sizes):
+    return list(range(1, max(sizes) + 1))
+
+
+def emit_ptx(outdir, nvcc):
+    """Target-neutral PTX (nvcc -O3 -ptx for the lowest virtual target it has) for every
+    size 1..max of each pattern, one file per pattern."""
+    os.makedirs(outdir, exist_ok=True)
+    virtual = min(int(v) for v in supported_archs(nvcc))
+    vout = subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout
+    version = next((l.strip() for l in vout.splitlines() if "release" in l), vout.strip())
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (sizes, unit, body) in PATTERNS.items():
+            src = os.path.join(tmp, f"{name}.cu")
+            with open(src, "w") as f:
+                f.write("".join(body.replace("@N@", str(n)) for n in dense_sizes(sizes)))
+            out = os.path.join(outdir, f"{name}.ptx")
+            r = subprocess.run([nvcc, f"-arch=compute_{virtual}", "-O3", "-ptx", src, "-o", out],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                raise RuntimeError(f"nvcc failed for {name}:\n{r.stderr[-2000:]}")
+    with open(os.path.join(outdir, "frontend.txt"), "w") as f:
+        f.write(f"{version}, -arch=compute_{virtual} -O3 -ptx\n")
+    print(f"regarray_probe: PTX (compute_{virtual}) for {len(PATTERNS)} patterns in {outdir}")
+    return 0
+
+
+def retarget(ptx_text, arch, ptx_version):
+    """The same PTX for another target (and, for an older ptxas, another ISA version)."""
+    text = re.sub(r"^\.target\s+sm_\d+\w*", f".target {arch}", ptx_text, count=1, flags=re.M)
+    if ptx_version:
+        text = re.sub(r"^\.version\s+[\d.]+", f".version {ptx_version}", text, count=1, flags=re.M)
+    return text
+
+
+def assemble(ptxdir, ptxas, out, archs, ptx_version):
+    """ptxas -v over emit_ptx's files; the same summary as the nvcc path, over every size."""
+    pv = subprocess.run([ptxas, "--version"], capture_output=True, text=True).stdout.strip().splitlines()
+    pversion = pv[-1] if pv else ptxas
+    with open(os.path.join(ptxdir, "frontend.txt")) as f:
+        frontend = f.read().strip()
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for arch in archs:
+            for name, (sizes, unit, _) in PATTERNS.items():
+                with open(os.path.join(ptxdir, f"{name}.ptx")) as f:
+                    text = retarget(f.read(), arch, ptx_version)
+                ptx = os.path.join(tmp, f"{arch}_{name}.ptx")
+                with open(ptx, "w") as f:
+                    f.write(text)
+                r = subprocess.run([ptxas, f"-arch={arch}", "-O3", "-v", ptx, "-o",
+                                    os.path.join(tmp, "k.cubin")], capture_output=True, text=True)
+                if r.returncode != 0:
+                    raise RuntimeError(f"ptxas failed for {arch} {name}:\n{r.stderr[-2000:]}")
+                results.append(summarize(arch, name, dense_sizes(sizes), unit, parse_frames(r.stderr)))
+    doc = {"probe": "register_arrays",
+           "method": "nvcc -O3 -ptx once for the lowest virtual target, .target (and .version) "
+                     "rewritten per target, then ptxas -O3 -v; a size is register-resident when "
+                     "ptxas reports a 0-byte stack frame for its kernel",
+           "frontend": frontend, "ptxas": pversion, "ptxas_path": ptxas,
+           "ptx_version_rewritten_to": ptx_version,
+           "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+           "unsupported_archs": [], "results": results}
+    text = json.dumps(doc, indent=2)
+    if out:
+        with open(out, "w") as f:
+            f.write(text + "\n")
+    for r in results:
+        print(f"{r['arch']:6} {r['pattern']:16} largest in registers: {r['largest_register_array']:>4} "
+              f"{r['unit']} (first in local memory: {r['first_local_memory_size']})")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out")
     ap.add_argument("--check", action="store_true",
                     help="fail unless every supported target gave a result for every pattern")
     ap.add_argument("--nvcc")
+    ap.add_argument("--emit-ptx", metavar="DIR", help="write target-neutral PTX for every size")
+    ap.add_argument("--assemble", metavar="DIR", help="run --ptxas over PTX from --emit-ptx")
+    ap.add_argument("--ptxas")
+    ap.add_argument("--archs", default=",".join(ARCHS))
+    ap.add_argument("--ptx-version", help="rewrite .version for an older ptxas (e.g. 8.7)")
     a = ap.parse_args()
+    if a.emit_ptx:
+        nvcc = find_nvcc(a.nvcc)
+        if not nvcc:
+            print("regarray_probe: no nvcc found", file=sys.stderr)
+            return 77
+        return emit_ptx(a.emit_ptx, nvcc)
+    if a.assemble:
+        if not a.ptxas:
+            ap.error("--assemble needs --ptxas")
+        return assemble(a.assemble, a.ptxas, a.out, a.archs.split(","), a.ptx_version)
     nvcc = find_nvcc(a.nvcc)
     if not nvcc:
         print("regarray_probe: no nvcc found; skipped", file=sys.stderr)
@@ -129,17 +244,7 @@ def main():
                     fine = list(range(last_ok + 1, first_bad))
                     frames.update(stack_frames(nvcc, arch, "".join(body.replace("@N@", str(n)) for n in fine), tmp))
                     sizes = sorted(set(sizes) | set(fine))
-                in_regs = [n for n in sizes if frames.get(f"k_{n}") == 0]
-                largest = 0
-                for n in sizes:  # largest size with no local memory at or below it
-                    if frames.get(f"k_{n}") != 0:
-                        break
-                    largest = n
-                first_local = next((n for n in sizes if frames.get(f"k_{n}", 0) > 0), None)
-                results.append({"arch": arch, "pattern": name, "largest_register_array": largest,
-                                "first_local_memory_size": first_local, "unit": unit,
-                                "sizes_tried": [sizes[0], sizes[-1]],
-                                "any_larger_in_registers": bool([n for n in in_regs if n > largest])})
+                results.append(summarize(arch, name, sizes, unit, frames))
     doc = {"probe": "register_arrays",
            "method": "nvcc -O3 -cubin -Xptxas -v per target; a size is register-resident when ptxas "
                      "reports a 0-byte stack frame for its kernel",
