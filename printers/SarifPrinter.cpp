@@ -1,8 +1,13 @@
 #include "printers/SarifPrinter.h"
 #include "printers/RuleDocs.h"
 #include "printers/ToolInfo.h"
+#include "rewriter/Fix.h"
 
 #include <cstdio>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
 
 namespace warplint {
 
@@ -47,6 +52,88 @@ private:
   const SarifOptions &opts_;
 };
 
+// Byte offsets of a fix as SARIF text positions (1-based lines, columns in
+// UTF-16 code units, SARIF's default columnKind), from the file as analyzed:
+// a file whose contents no longer match the analysis's hash gets none.
+class TextPositions {
+public:
+  explicit TextPositions(const AnalysisResults &results) {
+    for (const TranslationUnitResult &u : results.units)
+      for (const auto &[file, hash] : u.fileHashes)
+        hashes_[file] = hash;
+  }
+
+  // False when the file cannot be read or changed since the analysis.
+  bool position(const std::string &file, unsigned offset, unsigned &line, unsigned &column) {
+    const std::string *text = contents(file);
+    if (!text || offset > text->size())
+      return false;
+    line = 1;
+    column = 1;
+    for (unsigned i = 0; i < offset; ++i) {
+      unsigned char c = static_cast<unsigned char>((*text)[i]);
+      if (c == '\n') {
+        ++line;
+        column = 1;
+      } else if ((c & 0xC0) != 0x80) { // not a continuation byte: a new code point
+        column += c >= 0xF0 ? 2 : 1;   // four-byte sequences need a surrogate pair
+      }
+    }
+    return true;
+  }
+
+private:
+  const std::string *contents(const std::string &file) {
+    auto it = cache_.find(file);
+    if (it == cache_.end()) {
+      std::string text;
+      bool ok = false;
+      std::ifstream in(file, std::ios::binary);
+      auto h = hashes_.find(file);
+      if (in && h != hashes_.end()) {
+        std::ostringstream buf;
+        buf << in.rdbuf();
+        text = buf.str();
+        ok = contentHash(text) == h->second;
+      }
+      it = cache_.emplace(file, ok ? std::optional<std::string>(std::move(text)) : std::nullopt).first;
+    }
+    return it->second ? &*it->second : nullptr;
+  }
+
+  std::map<std::string, std::string> hashes_;
+  std::map<std::string, std::optional<std::string>> cache_;
+};
+
+// A finding's rewrite as a SARIF fix: one artifactChange per file, each
+// replacement's deleted region as bytes and, where the file is unchanged,
+// as lines and columns too (what editors apply).
+ordered_json fixToSarif(const Fix &fix, const SarifWriter &w, TextPositions &pos) {
+  ordered_json changes = ordered_json::array();
+  std::map<std::string, ordered_json> byFile;
+  std::vector<std::string> order;
+  for (const Replacement &r : fix.replacements) {
+    ordered_json region;
+    region["byteOffset"] = r.offset;
+    region["byteLength"] = r.length;
+    unsigned sl, sc, el, ec;
+    if (pos.position(r.file, r.offset, sl, sc) && pos.position(r.file, r.offset + r.length, el, ec)) {
+      region["startLine"] = sl;
+      region["startColumn"] = sc;
+      region["endLine"] = el;
+      region["endColumn"] = ec;
+    }
+    if (!byFile.count(r.file))
+      order.push_back(r.file);
+    byFile[r.file].push_back({{"deletedRegion", std::move(region)},
+                              {"insertedContent", {{"text", r.text}}}});
+  }
+  for (const std::string &file : order)
+    changes.push_back({{"artifactLocation", w.artifactLocation(file)},
+                       {"replacements", std::move(byFile[file])}});
+  return {{"description", {{"text", fix.description}}}, {"artifactChanges", std::move(changes)}};
+}
+
 const char *sarifLevel(const std::string &severity) {
   if (severity == "error" || severity == "note")
     return severity.c_str();
@@ -90,6 +177,7 @@ std::string percentEncodePath(const std::string &path) {
 ordered_json reportToSarif(const AnalysisResults &results, const std::vector<Finding> &findings,
                            const std::vector<const RuleInfo *> &rules, const SarifOptions &opts) {
   SarifWriter w(opts);
+  TextPositions positions(results);
 
   ordered_json driver;
   driver["name"] = kToolName;
@@ -120,6 +208,11 @@ ordered_json reportToSarif(const AnalysisResults &results, const std::vector<Fin
         related["message"] = {{"text", n.message}};
         r["relatedLocations"].push_back(std::move(related));
       }
+    }
+    if (!f.fixes.empty()) {
+      r["fixes"] = ordered_json::array();
+      for (const Fix &fix : f.fixes)
+        r["fixes"].push_back(fixToSarif(fix, w, positions));
     }
     r["properties"] = {{"kernel", f.kernel}, {"details", ordered_json(f.details)}};
     sarifResults.push_back(std::move(r));

@@ -1,7 +1,8 @@
 // The report as a SARIF 2.1.0 log (`--format sarif`), for code-scanning UIs:
 // one run, the rules that ran as reportingDescriptors (docs from the
 // registry), one result per finding with its notes as relatedLocations, and
-// units that could not be analyzed as tool execution notifications.
+// units that could not be analyzed as tool execution notifications. A
+// finding's rewrite becomes a SARIF fix (the same edits `--fix` applies).
 #pragma once
 
 #include "analyzer/AnalysisResults.h"

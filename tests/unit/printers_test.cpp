@@ -4,7 +4,10 @@
 #include "printers/SarifPrinter.h"
 #include "printers/TextPrinter.h"
 #include "printers/ToolInfo.h"
+#include "rewriter/Fix.h"
 
+#include <cstdio>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
 
@@ -307,6 +310,59 @@ TEST(SarifPrinter, UnanalyzableUnitFailsTheInvocation) {
             "file:///src/broken.cu");
   EXPECT_FALSE(log["runs"][0].contains("originalUriBaseIds"));
   EXPECT_TRUE(log["runs"][0]["results"].is_array());
+}
+
+TEST(SarifPrinter, FixAsArtifactChanges) {
+  // A real file, so the fix's byte offsets can be turned into lines and columns.
+  std::string path = ::testing::TempDir() + "sarif_fix_k.cu";
+  const std::string text = "// \xc3\xa9t\xc3\xa9\n__shared__ float tile[32][32];\n";
+  { std::ofstream(path, std::ios::binary) << text; }
+  AnalysisResults r;
+  TranslationUnitResult unit;
+  unit.file = path;
+  unit.parsed = true;
+  unit.fileHashes.push_back({path, contentHash(text)});
+  r.units.push_back(unit);
+  Finding f = bankConflict();
+  f.loc.file = path;
+  Fix fix;
+  fix.description = "pad the innermost dimension of 'tile' by 1 (32 -> 33)";
+  Replacement rep;
+  rep.file = path;
+  rep.offset = unsigned(text.find("[32];") + 1); // the second extent
+  rep.length = 2;
+  rep.text = "33";
+  fix.replacements.push_back(rep);
+  f.fixes.push_back(fix);
+
+  ordered_json res = reportToSarif(r, {f}, {}, SarifOptions{})["runs"][0]["results"][0];
+  ASSERT_EQ(res["fixes"].size(), 1u);
+  EXPECT_EQ(res["fixes"][0]["description"]["text"], fix.description);
+  const ordered_json &change = res["fixes"][0]["artifactChanges"][0];
+  EXPECT_EQ(change["artifactLocation"]["uri"], "file://" + percentEncodePath(path));
+  const ordered_json &repl = change["replacements"][0];
+  EXPECT_EQ(repl["insertedContent"]["text"], "33");
+  EXPECT_EQ(repl["deletedRegion"]["byteOffset"], rep.offset);
+  EXPECT_EQ(repl["deletedRegion"]["byteLength"], 2);
+  // Line 2 is ASCII: column = byte column.
+  EXPECT_EQ(repl["deletedRegion"]["startLine"], 2);
+  EXPECT_EQ(repl["deletedRegion"]["startColumn"], 27);
+  EXPECT_EQ(repl["deletedRegion"]["endColumn"], 29);
+
+  // On line 1, two-byte characters count once (UTF-16 code units).
+  fix.replacements[0].offset = unsigned(text.find('t'));
+  fix.replacements[0].length = 1;
+  f.fixes = {fix};
+  res = reportToSarif(r, {f}, {}, SarifOptions{})["runs"][0]["results"][0];
+  EXPECT_EQ(res["fixes"][0]["artifactChanges"][0]["replacements"][0]["deletedRegion"]["startColumn"], 5);
+
+  // A file that changed since the analysis keeps only the byte region.
+  { std::ofstream(path, std::ios::binary) << text << "// edited\n"; }
+  res = reportToSarif(r, {f}, {}, SarifOptions{})["runs"][0]["results"][0];
+  const ordered_json &stale = res["fixes"][0]["artifactChanges"][0]["replacements"][0]["deletedRegion"];
+  EXPECT_TRUE(stale.contains("byteOffset"));
+  EXPECT_FALSE(stale.contains("startLine"));
+  std::remove(path.c_str());
 }
 
 TEST(SarifPrinter, PercentEncoding) {
