@@ -204,6 +204,18 @@ HardwareProfile HardwareProfile::load(const std::string& nameOrPath) {
   return fromFile(nameOrPath);
 }
 
+std::string HardwareProfile::loadText(const std::string& nameOrPath) {
+#ifdef WARPLINT_HAVE_BUNDLED_PROFILES
+  for (const auto& [n, text] : detail::bundledProfileTexts())
+    if (n == nameOrPath) return text;  // validated by the bundled-profile test
+#endif
+  load(nameOrPath);  // throws ProfileError with the reason
+  std::ifstream in(nameOrPath);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
 std::optional<HardwareProfile> HardwareProfile::defaultProfile() {
   for (const auto& n : bundledNames())
     if (n == "h100") return bundled(n);

@@ -67,6 +67,9 @@ class HardwareProfile {
   // A bundled name if it is one, otherwise a file path.
   static HardwareProfile load(const std::string& nameOrPath);
   static std::vector<std::string> bundledNames();
+  // The JSON text of a bundled name or a file, after the same validation as
+  // load() (for reports that show every value, not only the looked-up ones).
+  static std::string loadText(const std::string& nameOrPath);
   // The bundled H100 profile; nullopt when the build embedded none.
   static std::optional<HardwareProfile> defaultProfile();
 

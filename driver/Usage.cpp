@@ -17,6 +17,8 @@ Commands:
   docs         write the rule documentation pages from the registry
   verify       run a program under Nsight Compute and check the findings
                against its counters (needs a GPU and ncu)
+  probe        measure this GPU's memory hierarchy into a profile (needs a
+               GPU), or print a profile's tables with --report
 
 Options:
   -h, --help   show this help; `warplint <command> --help` for a command

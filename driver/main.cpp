@@ -3,6 +3,7 @@
 #include "analyzer/CompileJobs.h"
 #include "driver/CommandLine.h"
 #include "driver/Commands.h"
+#include "driver/ProbeCommand.h"
 #include "driver/VerifyCommand.h"
 #include "printers/ToolInfo.h"
 
@@ -35,6 +36,8 @@ int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && args[0] == "verify") // GPU check against ncu: a Python module
     return runVerify(argv[0], std::vector<std::string>(args.begin() + 1, args.end()));
+  if (!args.empty() && args[0] == "probe") // the GPU suite, or a profile's tables
+    return runProbe(argv[0], std::vector<std::string>(args.begin() + 1, args.end()));
   ParseResult parsed = parseCommandLine(args);
   if (!parsed.ok) {
     std::cerr << "warplint: error: " << parsed.error << "\n\n" << usageText(parsed.errorTopic);
