@@ -4,7 +4,6 @@
 #include "chase.cuh"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -36,9 +35,7 @@ void runL1Geometry(Context& ctx, ProbeOutput& out) {
   DeviceBuffer<uint16_t> lat(kMaxRecorded);
   // Which lines survive near the capacity also depends on the allocation;
   // run r chases in allocation r mod 4.
-  DeviceBuffer<uint32_t> bufA(256 * 1024 / 4), bufB(256 * 1024 / 4), bufC(256 * 1024 / 4),
-      bufD(256 * 1024 / 4);
-  const std::array<DeviceBuffer<uint32_t>*, 4> bufs = {&bufA, &bufB, &bufC, &bufD};
+  const Placements<uint32_t> bufs(256 * 1024 / 4);
   PROBE_CHECK(cudaFuncSetAttribute(recordedChaseKernel<kCacheAll, kCacheAll>,
                                    cudaFuncAttributePreferredSharedMemoryCarveout, 0));
   std::vector<int> kib = {64};
@@ -57,7 +54,7 @@ void runL1Geometry(Context& ctx, ProbeOutput& out) {
                       "per run: largest footprint whose recorded laps miss on at most 2% of "
                       "accesses, all smaller footprints too; preferred carve-out 0");
   for (int r = 0; r < ctx.runs; ++r) {
-    DeviceBuffer<uint32_t>& buf = *bufs[size_t(r) % bufs.size()];
+    DeviceBuffer<uint32_t>& buf = bufs.at(r);
     uploadChain(buf.ptr, sequentialOrder(64 * 1024, 128));
     double hit = medianOf(recordedChase<kCacheAll, kCacheAll>(s, lat, buf.ptr, buf.ptr,
                                                                64 * 256, 0, 512));

@@ -1,7 +1,6 @@
 // Global-memory bandwidth probes (seed 000 Table 4, seed 003 sec. 4.3).
 #include "probe.h"
 
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -79,19 +78,7 @@ constexpr size_t kCopyBytes = size_t(256) << 20;
 
 // Some launch shapes copy 4% faster or slower between one pair of allocations
 // than another (H100, 1024 threads an SM, one load each), so the DRAM probes
-// spread every sample over four separate allocations.
-constexpr int kPlacements = 4;
-template <typename T>
-struct Placements {
-  std::vector<std::unique_ptr<DeviceBuffer<T>>> bufs;
-  Placements(size_t count, int value) {
-    for (int p = 0; p < kPlacements; ++p) {
-      bufs.push_back(std::make_unique<DeviceBuffer<T>>(count));
-      PROBE_CHECK(cudaMemset(bufs.back()->ptr, value, bufs.back()->bytes()));
-    }
-  }
-  T* operator[](int p) const { return bufs[size_t(p) % bufs.size()]->ptr; }
-};
+// spread every sample over kPlacements separate allocations.
 
 // GB/s (1e9 bytes) of `bytes` moved by `launch`, one untimed launch first.
 template <typename F>
@@ -240,7 +227,9 @@ void sampleOverPlacements(Context& ctx, Value& v, double bytesPerLaunch, F launc
 
 void runDramCopy(Context& ctx, ProbeOutput& out) {
   const size_t bytes = size_t(1) << 30, n = bytes / 16;
-  Placements<float4> A(n, 1), B(n, 0);
+  Placements<float4> A(n), B(n);
+  A.fill(1);
+  B.fill(0);
   const int sms = ctx.prop.multiProcessorCount;
   const std::string timing = "; bytes read + written over event time, a sample timing one "
                              "launch on each of 4 allocation pairs after 25 ms of untimed launches";
@@ -291,7 +280,8 @@ void runDramCopy(Context& ctx, ProbeOutput& out) {
 
 void runDramBandwidthVsConfig(Context& ctx, ProbeOutput& out) {
   const size_t bytes = size_t(1) << 30, n = bytes / 16;
-  Placements<float4> in(n, 0);
+  Placements<float4> in(n);
+  in.fill(0);
   DeviceBuffer<float> sink(1);
   const int sms = ctx.prop.multiProcessorCount;
   for (int bps : {1, 2, 4, 8})

@@ -3,7 +3,6 @@
 #include "chase.cuh"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -252,15 +251,13 @@ void runL1LatencyVsFootprint(Context& ctx, ProbeOutput& out) {
   const std::vector<int> kib = {16,  32,  64,  96,  128, 160, 176, 192, 200, 208, 216,
                                 224, 232, 240, 248, 256, 272, 288, 320, 384, 512};
   // Run r chases in allocation r mod 4: near the capacity the hits depend on it.
-  DeviceBuffer<uint32_t> bufA(512 * 1024 / 4), bufB(512 * 1024 / 4), bufC(512 * 1024 / 4),
-      bufD(512 * 1024 / 4);
-  const std::array<DeviceBuffer<uint32_t>*, 4> bufs = {&bufA, &bufB, &bufC, &bufD};
+  const Placements<uint32_t> bufs(512 * 1024 / 4);
   std::vector<Value*> vals;
   for (int k : kib)
     vals.push_back(&out.add("latency_cycles", {num("footprint_kib", k)}, "cycles",
                             "ld.global.ca sequential chase, 128-byte stride; run r in allocation r mod 4; per sample the mean of 4 launches, each one untimed lap then 4 timed laps (at least 4096 loads)"));
   for (int r = 0; r < ctx.runs; ++r) {
-    DeviceBuffer<uint32_t>& buf = *bufs[size_t(r) % bufs.size()];
+    DeviceBuffer<uint32_t>& buf = bufs.at(r);
     for (size_t i = 0; i < kib.size(); ++i) {
       size_t fp = size_t(kib[i]) * 1024;
       uploadChain(buf.ptr, sequentialOrder(fp, 128));

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -90,6 +91,23 @@ struct DeviceBuffer {
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   size_t bytes() const { return count * sizeof(T); }
+};
+
+// The same buffer allocated kPlacements times. Near a cache's capacity and in
+// some DRAM launch shapes the figure depends on where an allocation landed,
+// so such probes spread their runs or samples over separate allocations.
+constexpr int kPlacements = 4;
+template <typename T>
+struct Placements {
+  std::vector<std::unique_ptr<DeviceBuffer<T>>> bufs;
+  explicit Placements(size_t count) {
+    for (int p = 0; p < kPlacements; ++p) bufs.push_back(std::make_unique<DeviceBuffer<T>>(count));
+  }
+  void fill(int byte) {
+    for (auto& b : bufs) PROBE_CHECK(cudaMemset(b->ptr, byte, b->bytes()));
+  }
+  DeviceBuffer<T>& at(int p) const { return *bufs[size_t(p) % bufs.size()]; }
+  T* operator[](int p) const { return at(p).ptr; }
 };
 
 // Times one asynchronous region with CUDA events; returns milliseconds.
