@@ -167,12 +167,50 @@ HardwareProfile HardwareProfile::fromJson(const std::string& text, const std::st
   return p;
 }
 
-HardwareProfile HardwareProfile::fromFile(const std::string& path) {
+namespace {
+
+std::string noBundledProfile(const std::string& name) {
+  std::string known;
+  for (const auto& n : HardwareProfile::bundledNames()) known += (known.empty() ? "" : ", ") + n;
+  return "no bundled profile named '" + name + "' (bundled: " + (known.empty() ? "none" : known) + ")";
+}
+
+// The file's text; nullopt when it cannot be opened.
+std::optional<std::string> readFile(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw ProfileError("profile " + path + ": cannot open file");
+  if (!in) return std::nullopt;
   std::stringstream ss;
   ss << in.rdbuf();
-  return fromJson(ss.str(), path);
+  return ss.str();
+}
+
+// A profile's text and the origin its errors name: a bundled name, else a
+// file. A bare word that is no file is taken as a bundled name, so a typo
+// lists the bundled names instead of "cannot open file".
+std::string profileText(const std::string& nameOrPath, std::string& origin) {
+#ifdef WARPLINT_HAVE_BUNDLED_PROFILES
+  for (const auto& [n, text] : detail::bundledProfileTexts())
+    if (n == nameOrPath) {
+      origin = "bundled:" + n;
+      return text;
+    }
+#endif
+  std::optional<std::string> text = readFile(nameOrPath);
+  if (!text) {
+    if (nameOrPath.find('/') == std::string::npos && nameOrPath.find(".json") == std::string::npos)
+      throw ProfileError(noBundledProfile(nameOrPath));
+    throw ProfileError("profile " + nameOrPath + ": cannot open file");
+  }
+  origin = nameOrPath;
+  return *text;
+}
+
+}  // namespace
+
+HardwareProfile HardwareProfile::fromFile(const std::string& path) {
+  std::optional<std::string> text = readFile(path);
+  if (!text) throw ProfileError("profile " + path + ": cannot open file");
+  return fromJson(*text, path);
 }
 
 std::vector<std::string> HardwareProfile::bundledNames() {
@@ -184,36 +222,22 @@ std::vector<std::string> HardwareProfile::bundledNames() {
 }
 
 HardwareProfile HardwareProfile::bundled(const std::string& name) {
-#ifdef WARPLINT_HAVE_BUNDLED_PROFILES
-  for (const auto& [n, text] : detail::bundledProfileTexts())
-    if (n == name) return fromJson(text, "bundled:" + name);
-#endif
-  std::string known;
-  for (const auto& n : bundledNames()) known += (known.empty() ? "" : ", ") + n;
-  throw ProfileError("no bundled profile named '" + name + "' (bundled: " +
-                     (known.empty() ? "none" : known) + ")");
+  for (const auto& n : bundledNames())
+    if (n == name) return load(name);
+  throw ProfileError(noBundledProfile(name));
 }
 
 HardwareProfile HardwareProfile::load(const std::string& nameOrPath) {
-  for (const auto& n : bundledNames())
-    if (n == nameOrPath) return bundled(n);
-  if (nameOrPath.find('/') == std::string::npos && nameOrPath.find(".json") == std::string::npos) {
-    std::ifstream probe(nameOrPath);
-    if (!probe) return bundled(nameOrPath);  // reports the bundled names
-  }
-  return fromFile(nameOrPath);
+  std::string origin;
+  std::string text = profileText(nameOrPath, origin);
+  return fromJson(text, origin);
 }
 
 std::string HardwareProfile::loadText(const std::string& nameOrPath) {
-#ifdef WARPLINT_HAVE_BUNDLED_PROFILES
-  for (const auto& [n, text] : detail::bundledProfileTexts())
-    if (n == nameOrPath) return text;  // validated by the bundled-profile test
-#endif
-  load(nameOrPath);  // throws ProfileError with the reason
-  std::ifstream in(nameOrPath);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  std::string origin;
+  std::string text = profileText(nameOrPath, origin);
+  fromJson(text, origin);  // the same validation as load(); throws ProfileError
+  return text;
 }
 
 std::optional<HardwareProfile> HardwareProfile::defaultProfile() {
