@@ -1,11 +1,11 @@
 #include "driver/ProbeCommand.h"
 #include "analyzer/HardwareProfile.h"
+#include "driver/Exec.h"
 #include "printers/ProfileReport.h"
 
 #include <filesystem>
 #include <iostream>
 #include <llvm/Support/FileSystem.h>
-#include <unistd.h>
 
 namespace warplint {
 
@@ -92,13 +92,9 @@ int runProbe(const char *argv0, const std::vector<std::string> &args) {
                  "`warplint probe --report PROFILE` works without it.\n";
     return 2;
   }
-  std::vector<std::string> argvStore = {suite.string()};
-  argvStore.insert(argvStore.end(), args.begin(), args.end());
-  std::vector<char *> cargv;
-  for (std::string &a : argvStore)
-    cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-  execv(suite.c_str(), cargv.data());
+  std::vector<std::string> argv = {suite.string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  execProgram(suite.string(), std::move(argv), /*searchPath=*/false);
   std::cerr << "warplint: error: probe: could not start " << suite.string() << "\n";
   return 2;
 }

@@ -1,10 +1,10 @@
 #include "driver/VerifyCommand.h"
 #include "analyzer/CompileJobs.h"
+#include "driver/Exec.h"
 
 #include <filesystem>
 #include <iostream>
 #include <llvm/Support/FileSystem.h>
-#include <unistd.h>
 
 namespace warplint {
 
@@ -26,13 +26,9 @@ int runVerify(const char *argv0, const std::vector<std::string> &args) {
     return 2;
   }
   std::string self = llvm::sys::fs::getMainExecutable(argv0, reinterpret_cast<void *>(&runVerify));
-  std::vector<std::string> argvStore = {"python3", script, "--warplint", self.empty() ? argv0 : self};
-  argvStore.insert(argvStore.end(), args.begin(), args.end());
-  std::vector<char *> cargv;
-  for (std::string &a : argvStore)
-    cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-  execvp("python3", cargv.data());
+  std::vector<std::string> argv = {"python3", script, "--warplint", self.empty() ? argv0 : self};
+  argv.insert(argv.end(), args.begin(), args.end());
+  execProgram("python3", std::move(argv), /*searchPath=*/true);
   std::cerr << "warplint: error: verify needs python3 on PATH\n";
   return 2;
 }

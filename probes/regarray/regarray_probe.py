@@ -80,6 +80,11 @@ def find_nvcc(explicit):
     return None
 
 
+def nvcc_version(nvcc):
+    out = subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout
+    return next((l.strip() for l in out.splitlines() if "release" in l), out.strip())
+
+
 def supported_archs(nvcc):
     out = subprocess.run([nvcc, "--list-gpu-arch"], capture_output=True, text=True).stdout
     return set(re.findall(r"compute_(\d+)", out))
@@ -134,8 +139,7 @@ def emit_ptx(outdir, nvcc):
     size 1..max of each pattern, one file per pattern."""
     os.makedirs(outdir, exist_ok=True)
     virtual = min(int(v) for v in supported_archs(nvcc))
-    vout = subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout
-    version = next((l.strip() for l in vout.splitlines() if "release" in l), vout.strip())
+    version = nvcc_version(nvcc)
     with tempfile.TemporaryDirectory() as tmp:
         for name, (sizes, unit, body) in PATTERNS.items():
             src = os.path.join(tmp, f"{name}.cu")
@@ -224,8 +228,7 @@ def main():
     if not nvcc:
         print("regarray_probe: no nvcc found; skipped", file=sys.stderr)
         return 77
-    vout = subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout
-    version = next((l.strip() for l in vout.splitlines() if "release" in l), vout.strip())
+    version = nvcc_version(nvcc)
     have = supported_archs(nvcc)
     results, unsupported = [], []
     with tempfile.TemporaryDirectory() as tmp:
