@@ -1,8 +1,8 @@
 #include "analyzer/Analyzer.h"
-#include "analyzer/KernelWalker.h"
-#include "analyzer/LaunchSites.h"
-#include "analyzer/PaddingTrials.h"
-#include "rewriter/Fix.h"
+#include "analyzer/model/KernelWalker.h"
+#include "analyzer/model/LaunchSites.h"
+#include "analyzer/warp/PaddingTrials.h"
+#include "analyzer/results/Fix.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Attr.h"
@@ -243,6 +243,28 @@ private:
   UnitOutput &out_;
 };
 
+// Why an access's byte offset could not be expressed over known symbols: the
+// first Unknown leaf's reason, sorted into a few classes for reach reports.
+void explainUnknownIndex(const IndexExpr &offset, MemoryAccess &f) {
+  std::string why = offset.firstUnknownReason();
+  auto has = [&](const char *s) { return why.find(s) != std::string::npos; };
+  if (has("loaded from memory"))
+    f.unevaluatedClass = "data-dependent index";
+  else if (has("result of a call"))
+    f.unevaluatedClass = "call result";
+  else if (has("assigned more than once") || has("modified in the body"))
+    f.unevaluatedClass = "value assigned more than once";
+  else if (has("template parameter"))
+    f.unevaluatedClass = "template-dependent";
+  else if (has("non-integer") || has("not an integer"))
+    f.unevaluatedClass = "non-integer value";
+  else if (has("no initializer"))
+    f.unevaluatedClass = "uninitialized local";
+  else
+    f.unevaluatedClass = "other unknown value";
+  f.unevaluatedReason = why;
+}
+
 BlockShape defaultShape(const ModeledKernel &k, const AnalyzerOptions &opts) {
   if (k.threadDims >= 3)
     return opts.default3D;
@@ -278,6 +300,9 @@ void evaluateKernel(ModeledKernel &k, const std::vector<size_t> &launches, const
     shapes.push_back(defaultShape(k, opts));
     k.info.blockShapeAssumed = true;
     source = "default " + shapes.back().str() + ": no launch site with a constant block shape";
+    k.info.blockShapeOrigin = "default";
+  } else {
+    k.info.blockShapeOrigin = "launch";
   }
   k.info.blockShapes = shapes;
   k.info.blockShapeSource = source;
@@ -287,8 +312,17 @@ void evaluateKernel(ModeledKernel &k, const std::vector<size_t> &launches, const
   eo.symbolicValue = opts.symbolicValue;
   for (auto &a : k.accesses) {
     MemoryAccess &f = a.fact;
-    if (f.space == AddressSpace::Local || f.space == AddressSpace::Generic || !f.indexKnown)
+    if (f.space == AddressSpace::Generic) {
+      f.unevaluatedClass = "unknown address space";
+      f.unevaluatedReason = "a pointer whose memory (global or shared) the analyzer could not trace";
       continue;
+    }
+    if (f.space == AddressSpace::Local)
+      continue;
+    if (!f.indexKnown) {
+      explainUnknownIndex(*a.guarded.byteOffset, f);
+      continue;
+    }
     std::vector<Symbol> syms;
     a.guarded.byteOffset->collectSymbols(syms);
     for (auto &s : syms)
@@ -306,6 +340,16 @@ void evaluateKernel(ModeledKernel &k, const std::vector<size_t> &launches, const
         worst = sev;
         f.worstEval = static_cast<int>(f.evals.size()) - 1;
       }
+    }
+  }
+  for (auto &a : k.accesses) {
+    MemoryAccess &f = a.fact;
+    bool modeled = f.space == AddressSpace::Shared || f.space == AddressSpace::Global ||
+                   f.space == AddressSpace::Constant;
+    if (modeled && f.indexKnown && f.evals.empty()) {
+      f.unevaluatedClass = "no active lane";
+      f.unevaluatedReason = "no lane of the evaluated warps passes the access's guards, or every binding "
+                            "put a lane outside the array";
     }
   }
   evaluatePaddings(k, shapes, eo);

@@ -2,8 +2,8 @@
 // the kernel model and evaluate every access for a warp. Returns facts only.
 #pragma once
 
-#include "analyzer/AnalysisResults.h"
-#include "analyzer/CompileJobs.h"
+#include "analyzer/results/AnalysisResults.h"
+#include "analyzer/frontend/CompileJobs.h"
 
 #include <map>
 #include <string>

@@ -2,7 +2,7 @@
 #include "driver/FixCommand.h"
 #include "printers/ModelJson.h"
 #include "analyzer/Analyzer.h"
-#include "analyzer/HardwareProfile.h"
+#include "analyzer/profile/HardwareProfile.h"
 #include "driver/OutputFile.h"
 #include "driver/Report.h"
 #include "printers/RuleDocs.h"

@@ -1,5 +1,5 @@
 #include "driver/ProbeCommand.h"
-#include "analyzer/HardwareProfile.h"
+#include "analyzer/profile/HardwareProfile.h"
 #include "driver/Exec.h"
 #include "printers/ProfileReport.h"
 

@@ -2,7 +2,7 @@
 // status. Kept apart from main() so that tests can run it on hand-made results.
 #pragma once
 
-#include "analyzer/AnalysisResults.h"
+#include "analyzer/results/AnalysisResults.h"
 #include "driver/CommandLine.h"
 #include "rules/Finding.h"
 #include "rules/Rule.h"

@@ -1,5 +1,5 @@
 #include "driver/VerifyCommand.h"
-#include "analyzer/CompileJobs.h"
+#include "analyzer/frontend/CompileJobs.h"
 #include "driver/Exec.h"
 
 #include <filesystem>

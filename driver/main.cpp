@@ -1,6 +1,6 @@
 // warplint's entry point: parse the command line, dispatch, map failures to
 // exit status 2. Everything else lives in Commands.cpp and the libraries.
-#include "analyzer/CompileJobs.h"
+#include "analyzer/frontend/CompileJobs.h"
 #include "driver/CommandLine.h"
 #include "driver/Commands.h"
 #include "driver/ProbeCommand.h"

@@ -6,7 +6,7 @@
 // Keys keep this order (ordered_json) so that diffs of reports stay readable.
 #pragma once
 
-#include "analyzer/AnalysisResults.h"
+#include "analyzer/results/AnalysisResults.h"
 #include "rules/Finding.h"
 #include <nlohmann/json.hpp>
 #include <vector>

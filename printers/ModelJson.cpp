@@ -22,7 +22,8 @@ nlohmann::json evalJson(const WarpAccessEval &e) {
 
 nlohmann::json kernelJson(const KernelInfo &k) {
   nlohmann::json j{{"name", k.name}, {"loc", loc(k.loc)}, {"global", k.isGlobal},
-                   {"template_pattern", k.isTemplatePattern}, {"block_source", k.blockShapeSource}};
+                   {"template_pattern", k.isTemplatePattern}, {"block_source", k.blockShapeSource},
+                   {"block_origin", k.blockShapeOrigin}};
   if (!k.templateArgs.empty())
     j["template_args"] = k.templateArgs;
   if (k.launchBoundsMaxThreads)
@@ -74,6 +75,8 @@ nlohmann::json kernelJson(const KernelInfo &k) {
                       {"assumptions", a.assumptions}, {"worst", a.worstEval}};
     for (auto &e : a.evals)
       aj["evals"].push_back(evalJson(e));
+    if (!a.unevaluatedClass.empty())
+      aj["unevaluated"] = {{"class", a.unevaluatedClass}, {"reason", a.unevaluatedReason}};
     j["accesses"].push_back(aj);
   }
   return j;

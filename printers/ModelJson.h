@@ -2,7 +2,7 @@
 // model and every access's warp evaluations, for debugging and for tools.
 #pragma once
 
-#include "analyzer/AnalysisResults.h"
+#include "analyzer/results/AnalysisResults.h"
 #include <nlohmann/json.hpp>
 
 namespace warplint {

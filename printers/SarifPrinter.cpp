@@ -1,7 +1,7 @@
 #include "printers/SarifPrinter.h"
 #include "printers/RuleDocs.h"
 #include "printers/ToolInfo.h"
-#include "rewriter/Fix.h"
+#include "analyzer/results/Fix.h"
 
 #include <cstdio>
 #include <fstream>

@@ -5,7 +5,7 @@
 // finding's rewrite becomes a SARIF fix (the same edits `--fix` applies).
 #pragma once
 
-#include "analyzer/AnalysisResults.h"
+#include "analyzer/results/AnalysisResults.h"
 #include "rules/Finding.h"
 #include "rules/Rule.h"
 #include <nlohmann/json.hpp>

@@ -6,7 +6,7 @@
 // followed by what went wrong with the translation units themselves.
 #pragma once
 
-#include "analyzer/AnalysisResults.h"
+#include "analyzer/results/AnalysisResults.h"
 #include "printers/SourceLines.h"
 #include "rules/Finding.h"
 #include <ostream>

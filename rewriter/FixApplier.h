@@ -6,7 +6,7 @@
 #pragma once
 
 #include "analyzer/Analyzer.h"
-#include "rewriter/Fix.h"
+#include "analyzer/results/Fix.h"
 #include "rules/Finding.h"
 #include "rules/Rule.h"
 

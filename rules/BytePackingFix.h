@@ -1,7 +1,7 @@
 // Edits behind global-narrow-access's fixes (rules/BytePackingFix.cpp).
 #pragma once
 
-#include "analyzer/AnalysisResults.h"
+#include "analyzer/results/AnalysisResults.h"
 #include "rules/Finding.h"
 #include <string>
 

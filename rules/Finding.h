@@ -2,8 +2,8 @@
 // behind it in `details` for machines and `notes` for people.
 #pragma once
 
-#include "analyzer/AnalysisResults.h"
-#include "rewriter/Fix.h"
+#include "analyzer/results/AnalysisResults.h"
+#include "analyzer/results/Fix.h"
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>

@@ -3,7 +3,7 @@
 // to be conflict-free for every access, or say why none is offered.
 #pragma once
 
-#include "analyzer/AnalysisResults.h"
+#include "analyzer/results/AnalysisResults.h"
 #include "rules/Finding.h"
 #include <string>
 

@@ -4,7 +4,7 @@
 // stands in for a measurement.
 #pragma once
 
-#include "analyzer/HardwareProfile.h"
+#include "analyzer/profile/HardwareProfile.h"
 #include <nlohmann/json.hpp>
 #include <string>
 

@@ -2,7 +2,7 @@
 // what to write instead) and a check over the analyzer's facts.
 #pragma once
 
-#include "analyzer/AnalysisResults.h"
+#include "analyzer/results/AnalysisResults.h"
 #include "rules/Finding.h"
 #include <memory>
 #include <string>

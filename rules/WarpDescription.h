@@ -2,7 +2,7 @@
 // shape and where it came from, the address form and the assumptions made.
 #pragma once
 
-#include "analyzer/AnalysisResults.h"
+#include "analyzer/results/AnalysisResults.h"
 #include "rules/Finding.h"
 #include <nlohmann/json.hpp>
 #include <string>

@@ -1,6 +1,6 @@
 // The index algebra and the warp instantiation over symbolic addresses: the
 // positives and the traps of the two diagnostics, without Clang.
-#include "analyzer/AccessEvaluator.h"
+#include "analyzer/warp/AccessEvaluator.h"
 #include <gtest/gtest.h>
 
 using namespace warplint;

@@ -1,5 +1,5 @@
 // Compile command translation, CUDA location and the clang command line.
-#include "analyzer/CompileJobs.h"
+#include "analyzer/frontend/CompileJobs.h"
 
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>

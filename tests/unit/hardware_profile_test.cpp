@@ -1,7 +1,7 @@
 // Tests for analyzer/HardwareProfile: every bundled profile validates against
 // probes/profile.schema.json and through the loader; malformed or
 // incompatible profiles are rejected with messages that name the field.
-#include "analyzer/HardwareProfile.h"
+#include "analyzer/profile/HardwareProfile.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -4,7 +4,7 @@
 #include "printers/SarifPrinter.h"
 #include "printers/TextPrinter.h"
 #include "printers/ToolInfo.h"
-#include "rewriter/Fix.h"
+#include "analyzer/results/Fix.h"
 
 #include <cstdio>
 #include <fstream>

@@ -1,5 +1,5 @@
 // `warplint probe --report`: a bundled profile rendered as tables.
-#include "analyzer/HardwareProfile.h"
+#include "analyzer/profile/HardwareProfile.h"
 #include "printers/ProfileReport.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // The lane simulator on hand-built warps: bank-conflict degrees with
 // broadcast and wide accesses, and sectors per request.
-#include "analyzer/WarpSimulator.h"
+#include "analyzer/warp/WarpSimulator.h"
 #include <gtest/gtest.h>
 
 using namespace warplint;

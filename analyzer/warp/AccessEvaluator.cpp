@@ -1,5 +1,5 @@
-#include "analyzer/AccessEvaluator.h"
-#include "analyzer/WarpSimulator.h"
+#include "analyzer/warp/AccessEvaluator.h"
+#include "analyzer/warp/WarpSimulator.h"
 
 #include <algorithm>
 #include <sstream>

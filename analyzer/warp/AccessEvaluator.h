@@ -5,8 +5,8 @@
 // enumerated and the worst case is kept, with the binding that produced it.
 #pragma once
 
-#include "analyzer/AnalysisResults.h"
-#include "analyzer/IndexExpr.h"
+#include "analyzer/results/AnalysisResults.h"
+#include "analyzer/model/IndexExpr.h"
 #include <optional>
 #include <vector>
 

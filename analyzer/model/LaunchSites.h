@@ -3,7 +3,7 @@
 // locals that are initialized once and never written again.
 #pragma once
 
-#include "analyzer/AnalysisResults.h"
+#include "analyzer/results/AnalysisResults.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"

@@ -1,4 +1,4 @@
-#include "analyzer/HardwareProfile.h"
+#include "analyzer/profile/HardwareProfile.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 // Where a shared array's dimensions are written, whether anything but its
 // subscripts can observe its layout, and which launch arguments are their own
 // allocations. See RewriteFacts.h.
-#include "analyzer/RewriteFacts.h"
+#include "analyzer/facts/RewriteFacts.h"
 
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"

@@ -5,8 +5,8 @@
 // through them exactly.
 #pragma once
 
-#include "analyzer/ExprTranslator.h"
-#include "analyzer/IndexExpr.h"
+#include "analyzer/model/ExprTranslator.h"
+#include "analyzer/model/IndexExpr.h"
 
 #include "clang/AST/Stmt.h"
 

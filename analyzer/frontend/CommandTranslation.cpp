@@ -1,7 +1,7 @@
 // nvcc, clang and gcc compile commands translated to the clang flags that
 // decide how the device side parses.
-#include "analyzer/CompileJobs.h"
-#include "analyzer/PathText.h"
+#include "analyzer/frontend/CompileJobs.h"
+#include "analyzer/frontend/PathText.h"
 
 #include <llvm/ADT/SmallString.h>
 #include <llvm/ADT/StringRef.h>

@@ -1,4 +1,4 @@
-#include "analyzer/LoopRecurrences.h"
+#include "analyzer/model/LoopRecurrences.h"
 
 #include "clang/AST/Expr.h"
 #include "clang/Basic/SourceManager.h"

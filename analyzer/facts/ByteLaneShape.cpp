@@ -3,8 +3,8 @@
 //   if (i < N) out[i] = E;
 // and nothing else in the body, E reading byte-typed pointer parameters at [i].
 // See RewriteFacts.h.
-#include "analyzer/KernelWalker.h"
-#include "analyzer/RewriteFacts.h"
+#include "analyzer/model/KernelWalker.h"
+#include "analyzer/facts/RewriteFacts.h"
 
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"

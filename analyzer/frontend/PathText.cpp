@@ -1,4 +1,4 @@
-#include "analyzer/PathText.h"
+#include "analyzer/frontend/PathText.h"
 
 #include <llvm/ADT/SmallString.h>
 #include <llvm/ADT/SmallVector.h>

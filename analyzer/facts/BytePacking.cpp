@@ -3,9 +3,9 @@
 // f(in[W*i+k])` for k = 0..W-1 in W consecutive statements, or a constant
 // loop over k), the shape a uint4 or char4/uchar4 access replaces (G_2). See
 // RewriteFacts.h.
-#include "analyzer/ExprTranslator.h"
-#include "analyzer/KernelWalker.h"
-#include "analyzer/RewriteFacts.h"
+#include "analyzer/model/ExprTranslator.h"
+#include "analyzer/model/KernelWalker.h"
+#include "analyzer/facts/RewriteFacts.h"
 
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"

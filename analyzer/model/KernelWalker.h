@@ -3,9 +3,9 @@
 // early returns, lane-dependent loop conditions) under which it runs.
 #pragma once
 
-#include "analyzer/AccessEvaluator.h"
-#include "analyzer/AnalysisResults.h"
-#include "analyzer/ExprTranslator.h"
+#include "analyzer/warp/AccessEvaluator.h"
+#include "analyzer/results/AnalysisResults.h"
+#include "analyzer/model/ExprTranslator.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"

@@ -1,7 +1,7 @@
-#include "analyzer/LaunchSites.h"
-#include "analyzer/ExprTranslator.h"
-#include "analyzer/KernelWalker.h"
-#include "analyzer/RewriteFacts.h"
+#include "analyzer/model/LaunchSites.h"
+#include "analyzer/model/ExprTranslator.h"
+#include "analyzer/model/KernelWalker.h"
+#include "analyzer/facts/RewriteFacts.h"
 
 #include "clang/AST/ExprCXX.h"
 

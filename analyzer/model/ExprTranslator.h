@@ -4,8 +4,8 @@
 // else writes them; anything ambiguous becomes an Unknown leaf.
 #pragma once
 
-#include "analyzer/AnalysisResults.h"
-#include "analyzer/IndexExpr.h"
+#include "analyzer/results/AnalysisResults.h"
+#include "analyzer/model/IndexExpr.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"

@@ -1,7 +1,8 @@
 // The fix model: a finding's rewrite as byte-range replacements in files. Rules
 // build fixes from analyzer facts; the rewriter library applies, verifies and
-// exports them. Kept free of Clang and of the other libraries so that rules,
-// printers and the rewriter can all include it.
+// exports them. Kept free of Clang and of the other libraries, and kept with
+// the analyzer's result types (the lowest layer), so that the analyzer
+// (content hashes), rules, printers and the rewriter include it downward.
 #pragma once
 
 #include <cstdint>

@@ -4,7 +4,7 @@
 // launch arguments are distinct allocations. Facts only; rules decide.
 #pragma once
 
-#include "analyzer/AnalysisResults.h"
+#include "analyzer/results/AnalysisResults.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"

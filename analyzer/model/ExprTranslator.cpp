@@ -1,4 +1,4 @@
-#include "analyzer/ExprTranslator.h"
+#include "analyzer/model/ExprTranslator.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"

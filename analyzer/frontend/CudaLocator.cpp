@@ -1,5 +1,5 @@
 // Finding the CUDA toolkit and warplint's own run-time resources.
-#include "analyzer/CompileJobs.h"
+#include "analyzer/frontend/CompileJobs.h"
 
 #include <llvm/ADT/SmallString.h>
 #include <llvm/ADT/StringRef.h>

@@ -4,7 +4,7 @@
 // followed (a call into an unseen function taking a non-const pointer, the
 // pointer stored to memory, its address taken) counts as a write, so that a
 // `const` is only ever suggested where it is proven. See RewriteFacts.h.
-#include "analyzer/RewriteFacts.h"
+#include "analyzer/facts/RewriteFacts.h"
 
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"

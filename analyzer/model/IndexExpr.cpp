@@ -1,4 +1,4 @@
-#include "analyzer/IndexExpr.h"
+#include "analyzer/model/IndexExpr.h"
 
 #include <sstream>
 

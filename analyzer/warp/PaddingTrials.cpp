@@ -1,4 +1,4 @@
-#include "analyzer/PaddingTrials.h"
+#include "analyzer/warp/PaddingTrials.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "analyzer/WarpSimulator.h"
+#include "analyzer/warp/WarpSimulator.h"
 
 #include <algorithm>
 #include <climits>

@@ -4,8 +4,8 @@
 // and the layout escapes that only evaluation can show (an index leaving its row).
 #pragma once
 
-#include "analyzer/AccessEvaluator.h"
-#include "analyzer/KernelWalker.h"
+#include "analyzer/warp/AccessEvaluator.h"
+#include "analyzer/model/KernelWalker.h"
 
 namespace warplint {
 

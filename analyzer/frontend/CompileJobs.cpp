@@ -1,7 +1,7 @@
 // Compile jobs (from the command line or a compilation database) to clang
 // CUDA device-only syntax checks.
-#include "analyzer/CompileJobs.h"
-#include "analyzer/PathText.h"
+#include "analyzer/frontend/CompileJobs.h"
+#include "analyzer/frontend/PathText.h"
 
 #include <llvm/ADT/SmallString.h>
 #include <llvm/ADT/StringRef.h>

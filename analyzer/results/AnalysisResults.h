@@ -143,6 +143,12 @@ struct MemoryAccess {
   std::vector<WarpAccessEval> evals;    // one per block shape / iteration evaluated
   // Worst evaluation by the measure relevant to the address space; -1 if none.
   int worstEval = -1;
+  // When `evals` is empty for a shared or global access: why no warp could be
+  // evaluated, as a short class ("data-dependent index", "unknown non-uniform
+  // value", ...) and the detail (which value, which call). Every unevaluated
+  // access has one, so that reach reports leave none unexplained.
+  std::string unevaluatedClass;
+  std::string unevaluatedReason;
 };
 
 // Four consecutive statements in which each thread reads and/or writes bytes
@@ -207,6 +213,10 @@ struct KernelInfo {
   std::vector<BlockShape> blockShapes; // shapes the accesses were evaluated under
   bool blockShapeAssumed = false;      // no launch site with a constant shape
   std::string blockShapeSource;        // "launch at f.cu:12" or "default (no launch site)"
+  // Where the shapes came from, one word for reports (bench/reach.py):
+  // "launch" (a launch site with constant shapes), "default" (none known),
+  // and the indirect routes as the analyzer learns them.
+  std::string blockShapeOrigin;
   std::vector<LaunchSite> launchSites; // the launches of this kernel visible in the unit
   std::vector<BytePackWindow> bytePackWindows;
   std::optional<ByteLaneKernel> byteLane; // set when the body has the one-byte-a-lane shape
@@ -225,7 +235,7 @@ struct TranslationUnitResult {
   std::vector<FrontendMessage> compileErrors; // errors while parsing (kernels may still be analyzed)
   std::vector<KernelInfo> kernels;
   std::vector<LaunchSite> launches;
-  // Content hash (rewriter/Fix.h contentHash) of each user file the parse read,
+  // Content hash (analyzer/results/Fix.h contentHash) of each user file the parse read,
   // by absolute path: fixes are applied only to unchanged files.
   std::vector<std::pair<std::string, std::string>> fileHashes;
 };

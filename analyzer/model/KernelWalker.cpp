@@ -1,6 +1,6 @@
-#include "analyzer/KernelWalker.h"
-#include "analyzer/LoopRecurrences.h"
-#include "analyzer/RewriteFacts.h"
+#include "analyzer/model/KernelWalker.h"
+#include "analyzer/model/LoopRecurrences.h"
+#include "analyzer/facts/RewriteFacts.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
