@@ -3,6 +3,8 @@
 #include "printers/ToolInfo.h"
 #include "analyzer/results/Fix.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -22,9 +24,74 @@ std::string withSlash(const std::string &dir) {
   return !dir.empty() && dir.back() == '/' ? dir : dir + "/";
 }
 
+// Lines of the files findings point into, for snippets and context regions;
+// a file that cannot be read gets none.
+class SourceLines {
+public:
+  const std::vector<std::string> *lines(const std::string &file) {
+    auto it = cache_.find(file);
+    if (it == cache_.end()) {
+      std::optional<std::vector<std::string>> lines;
+      std::ifstream in(file, std::ios::binary);
+      if (in) {
+        lines.emplace();
+        std::string line;
+        while (std::getline(in, line)) {
+          if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+          lines->push_back(std::move(line));
+        }
+      }
+      it = cache_.emplace(file, std::move(lines)).first;
+    }
+    return it->second ? &*it->second : nullptr;
+  }
+
+private:
+  std::map<std::string, std::optional<std::vector<std::string>>> cache_;
+};
+
+// The UTF-16 column (SARIF's default columnKind) of byte column `byteColumn`
+// (1-based, as Clang counts) in `line`.
+unsigned utf16Column(const std::string &line, unsigned byteColumn) {
+  unsigned column = 1;
+  for (unsigned i = 0; i + 1 < byteColumn && i < line.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(line[i]);
+    if ((c & 0xC0) != 0x80)
+      column += c >= 0xF0 ? 2 : 1;
+  }
+  return column;
+}
+
 class SarifWriter {
 public:
   explicit SarifWriter(const SarifOptions &opts) : opts_(opts) {}
+
+  // A location with the finding's line as the region's snippet and the lines
+  // around it as the context region, so viewers show code without the file.
+  ordered_json locationWithSource(const SourceLocation &loc, SourceLines &source) const {
+    ordered_json l = location(loc);
+    const std::vector<std::string> *lines = loc.line ? source.lines(loc.file) : nullptr;
+    if (!lines || loc.line > lines->size())
+      return l;
+    ordered_json &physical = l["physicalLocation"];
+    const std::string &text = (*lines)[loc.line - 1];
+    ordered_json &region = physical["region"];
+    if (loc.column != 0) {
+      region["startColumn"] = utf16Column(text, loc.column);
+      unsigned from = std::min<unsigned>(loc.column - 1, text.size());
+      region["snippet"] = {{"text", text.substr(from)}};
+    } else {
+      region["snippet"] = {{"text", text}};
+    }
+    unsigned first = loc.line > 2 ? loc.line - 2 : 1;
+    unsigned last = std::min<unsigned>(loc.line + 2, lines->size());
+    std::string context;
+    for (unsigned i = first; i <= last; ++i)
+      context += (*lines)[i - 1] + (i < last ? "\n" : "");
+    physical["contextRegion"] = {{"startLine", first}, {"endLine", last}, {"snippet", {{"text", context}}}};
+    return l;
+  }
 
   ordered_json artifactLocation(const std::string &file) const {
     std::string base = opts_.baseDir.empty() ? "" : withSlash(opts_.baseDir);
@@ -134,6 +201,22 @@ ordered_json fixToSarif(const Fix &fix, const SarifWriter &w, TextPositions &pos
   return {{"description", {{"text", fix.description}}}, {"artifactChanges", std::move(changes)}};
 }
 
+// SARIF's "friendly name": the id as one PascalCase identifier
+// (shared-bank-conflict -> SharedBankConflict).
+std::string pascalCaseName(const std::string &id) {
+  std::string name;
+  bool upper = true;
+  for (char c : id) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) {
+      upper = true;
+      continue;
+    }
+    name += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    upper = false;
+  }
+  return name;
+}
+
 const char *sarifLevel(const std::string &severity) {
   if (severity == "error" || severity == "note")
     return severity.c_str();
@@ -143,6 +226,7 @@ const char *sarifLevel(const std::string &severity) {
 ordered_json ruleDescriptor(const RuleInfo &info) {
   ordered_json r;
   r["id"] = info.id;
+  r["name"] = pascalCaseName(info.id);
   r["shortDescription"] = {{"text", info.title}};
   r["fullDescription"] = {{"text", info.rationale}};
   r["helpUri"] = ruleHelpUri(info.id);
@@ -178,6 +262,7 @@ ordered_json reportToSarif(const AnalysisResults &results, const std::vector<Fin
                            const std::vector<const RuleInfo *> &rules, const SarifOptions &opts) {
   SarifWriter w(opts);
   TextPositions positions(results);
+  SourceLines source;
 
   ordered_json driver;
   driver["name"] = kToolName;
@@ -197,7 +282,7 @@ ordered_json reportToSarif(const AnalysisResults &results, const std::vector<Fin
         r["ruleIndex"] = i;
     r["level"] = sarifLevel(f.severity);
     r["message"] = {{"text", f.message}};
-    r["locations"] = ordered_json::array({w.location(f.loc)});
+    r["locations"] = ordered_json::array({w.locationWithSource(f.loc, source)});
     if (!f.notes.empty()) {
       r["relatedLocations"] = ordered_json::array();
       int id = 1;

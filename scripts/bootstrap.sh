@@ -18,6 +18,15 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# The SARIF validator one test runs (tests/e2e/test_sarif_validate.sh), from
+# npm where npm is present; without it that test is skipped.
+if command -v npm >/dev/null 2>&1 && ! command -v sarif-multitool >/dev/null 2>&1; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo npm install -g --silent @microsoft/sarif-multitool@5.7.0 >/dev/null 2>&1 ||
+    echo "bootstrap: could not install @microsoft/sarif-multitool; the SARIF validation test will be skipped"
+fi
+
 build_dir=${WARPLINT_BUILD_DIR:-build}
 jobs=${WARPLINT_JOBS:-$(nproc)}
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release >/dev/null
