@@ -16,8 +16,12 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
+#include <algorithm>
+#include <atomic>
 #include <map>
+#include <mutex>
 #include <set>
+#include <thread>
 
 namespace warplint {
 
@@ -421,8 +425,29 @@ TranslationUnitResult analyzeUnit(const CompileJob &job, const AnalyzerOptions &
 
 AnalysisResults analyze(const std::vector<CompileJob> &jobs, const AnalyzerOptions &opts) {
   AnalysisResults r;
-  for (auto &j : jobs)
-    r.units.push_back(analyzeUnit(j, opts));
+  r.units.resize(jobs.size());
+  // Each unit is parsed by its own Clang instance (file manager, diagnostics,
+  // AST), so units run on worker threads that take the next job in turn; a
+  // unit's result goes to its job's slot, so the order never depends on timing.
+  std::atomic<size_t> next{0};
+  std::mutex progress;
+  size_t done = 0;
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < jobs.size();) {
+      r.units[i] = analyzeUnit(jobs[i], opts);
+      if (opts.onUnitDone) {
+        std::lock_guard<std::mutex> lock(progress);
+        opts.onUnitDone(++done, jobs.size(), jobs[i].file);
+      }
+    }
+  };
+  size_t threads = std::min<size_t>(std::max(1u, opts.threads), jobs.size());
+  std::vector<std::thread> workers;
+  for (size_t t = 1; t < threads; ++t)
+    workers.emplace_back(work);
+  work();
+  for (std::thread &w : workers)
+    w.join();
   return r;
 }
 

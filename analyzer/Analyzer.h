@@ -5,6 +5,7 @@
 #include "analyzer/results/AnalysisResults.h"
 #include "analyzer/frontend/CompileJobs.h"
 
+#include <functional>
 #include <map>
 #include <string>
 
@@ -22,6 +23,12 @@ struct AnalyzerOptions {
   // Absolute path -> contents read instead of the file on disk (the rewriter
   // re-analyzes fixed text before writing it).
   std::map<std::string, std::string> overlayFiles;
+  // Translation units analyzed at once by analyze(); results keep the order
+  // of the jobs whatever the number.
+  unsigned threads = 1;
+  // Called after each unit, one call at a time, with the number done so far
+  // and the unit just finished (a progress line).
+  std::function<void(size_t done, size_t total, const std::string &file)> onUnitDone;
 };
 
 // Analyzes one translation unit. Never throws; a TU that produced no AST has

@@ -1,6 +1,7 @@
 #include "driver/CommandLine.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 
 namespace warplint {
@@ -162,6 +163,20 @@ ParseResult parseCheck(const std::vector<std::string> &args, size_t start) {
                                {"always", ColorMode::Always},
                                {"never", ColorMode::Never}},
                               o.color, error);
+    } else if (auto v = arg.size() > 2 && arg.compare(0, 2, "-j") == 0 && arg[2] != '='
+                            ? std::optional<std::string>(cur.next().substr(2)) // -j4
+                            : cur.value({"-j", "--jobs"}, error)) {
+      if (error.empty()) {
+        char *end = nullptr;
+        unsigned long n = std::strtoul(v->c_str(), &end, 10);
+        if (v->empty() || *end != '\0' || n == 0 || n > 1024)
+          error = "invalid value '" + *v + "' for -j (expected a number of files analyzed at once, 1 to 1024)";
+        else
+          o.jobs = static_cast<unsigned>(n);
+      }
+    } else if (arg == "--quiet" || arg == "-q") {
+      cur.next();
+      o.quiet = true;
     } else if (auto v = cur.value({"--export-fixes"}, error)) {
       o.exportFixes = *v;
     } else if (arg == "--fix" || arg == "--fix-dry-run" || arg == "--fix-verify-nvcc" || arg == "--fix-launch" ||

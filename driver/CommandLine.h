@@ -32,6 +32,8 @@ struct CheckOptions {
   bool fixVerifyNvcc = false;      // --fix-verify-nvcc: also compile the fixed files with nvcc
   bool fixLaunch = false;          // --fix-launch: also apply fixes that change launch sites
   bool assumeNoAlias = false;      // --assume-no-alias: pointer parameters never alias
+  unsigned jobs = 0;               // -j N: files analyzed at once; 0: one per core
+  bool quiet = false;              // --quiet: no progress line and no summary on stderr
 };
 
 struct ListRulesOptions {

@@ -10,6 +10,7 @@
 #include "rules/Rule.h"
 
 #include <algorithm>
+#include <thread>
 #include <optional>
 #include <cstdlib>
 #include <filesystem>
@@ -152,7 +153,17 @@ int runCheck(const CheckOptions &o) {
     return 0;
   }
 
+  analyzerOpts.threads = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+  // On a terminal, one line on stderr that is rewritten as files finish.
+  bool progress = !o.quiet && jobs.size() > 1 && isatty(STDERR_FILENO);
+  if (progress)
+    analyzerOpts.onUnitDone = [&](size_t done, size_t total, const std::string &file) {
+      std::cerr << "\r\033[K[" << done << "/" << total << "] " << displayPath(file, currentDirectory())
+                << std::flush;
+    };
   AnalysisResults results = analyze(jobs, analyzerOpts);
+  if (progress)
+    std::cerr << "\r\033[K" << std::flush;
   if (o.dumpModel)
     return emit(modelToJson(results).dump(2) + "\n", o.outputFile) ? 0 : 2;
   RuleOptions ruleOpts;
@@ -171,7 +182,7 @@ int runCheck(const CheckOptions &o) {
 
   if (!emit(renderReport(results, findings, report), o.outputFile))
     return 2;
-  if (o.format == OutputFormat::Text)
+  if (o.format == OutputFormat::Text && !o.quiet)
     std::cerr << summaryLine(results, findings) << "\n";
   if (o.fix || o.fixDryRun || !o.exportFixes.empty())
     if (runFixes(o, results, findings, jobs, analyzerOpts, ctx, ruleOpts) != 0)

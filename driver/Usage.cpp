@@ -46,6 +46,10 @@ Options:
   --rules ID[,ID...]         run only these rules (see `warplint list-rules`)
   --profile FILE|NAME        hardware profile used to cost findings
   --color auto|always|never  color text output (default: auto, on a terminal)
+  -j, --jobs N               files analyzed at once (default: one per core);
+                             the report is the same for every N
+  -q, --quiet                no progress line (shown on a terminal) and no
+                             summary line on stderr
   --dump-model               print the analyzer's facts (kernels, launches,
                              accesses and their warp evaluations) as JSON
   --print-clang-command      print the clang command each file is parsed with
