@@ -110,7 +110,7 @@ bool splitRuleIds(const std::string &list, std::vector<std::string> &out, std::s
     std::string id = list.substr(start, comma == std::string::npos ? std::string::npos
                                                                    : comma - start);
     if (id.empty()) {
-      error = "empty rule id in --rules '" + list + "'";
+      error = "empty rule id in '" + list + "'";
       return false;
     }
     if (std::find(out.begin(), out.end(), id) == out.end())
@@ -154,6 +154,13 @@ ParseResult parseCheck(const std::vector<std::string> &args, size_t start) {
     } else if (auto v = cur.value({"--rules"}, error)) {
       if (error.empty())
         splitRuleIds(*v, o.rules, error);
+    } else if (auto v = cur.value({"--config"}, error)) {
+      o.configFile = *v;
+    } else if (auto v = cur.value({"--warnings-as-errors"}, error)) {
+      if (error.empty() && *v == "all")
+        o.allWarningsAsErrors = true;
+      else if (error.empty())
+        splitRuleIds(*v, o.warningsAsErrors, error);
     } else if (auto v = cur.value({"--profile"}, error)) {
       o.profile = *v;
     } else if (auto v = cur.value({"--color"}, error)) {

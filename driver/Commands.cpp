@@ -1,5 +1,6 @@
 #include "driver/Commands.h"
 #include "driver/FixCommand.h"
+#include "driver/FileSettings.h"
 #include "printers/ModelJson.h"
 #include "analyzer/Analyzer.h"
 #include "analyzer/profile/HardwareProfile.h"
@@ -85,23 +86,20 @@ int runCheck(const CheckOptions &o) {
   std::vector<std::string> known;
   for (const RuleInfo *info : registryInfos())
     known.push_back(info->id);
-  std::vector<std::string> unknown = unknownRuleIds(o.rules, known);
-  if (!unknown.empty())
-    return usageError("unknown rule" + std::string(unknown.size() == 1 ? " '" : "s '") +
-                      joined(unknown) + "' in --rules (known: " + joined(known) + ")");
-
-  // Costs come from a measured hardware profile: the one named, else the
-  // bundled H100 profile when the build embedded one.
-  RuleContext ctx;
-  ctx.assumeNoAlias = o.assumeNoAlias;
-  std::optional<HardwareProfile> profile;
-  try {
-    profile = o.profile.empty() ? HardwareProfile::defaultProfile() : HardwareProfile::load(o.profile);
-  } catch (const ProfileError &e) {
-    return usageError("invalid profile '" + o.profile + "': " + e.what());
+  for (const auto &[list, flag] : {std::pair{&o.rules, "--rules"}, {&o.warningsAsErrors, "--warnings-as-errors"}}) {
+    std::vector<std::string> unknown = unknownRuleIds(*list, known);
+    if (!unknown.empty())
+      return usageError("unknown rule" + std::string(unknown.size() == 1 ? " '" : "s '") + joined(unknown) +
+                        "' in " + flag + " (known: " + joined(known) + ")");
   }
-  if (profile)
-    ctx.profile = &*profile;
+
+  // Costs come from a measured hardware profile: the one named (flag, then
+  // the file's .warplint.yaml), else the bundled H100 profile when the build
+  // embedded one. Rules, profile and options may differ per file's config.
+  FileSettingsResolver settings(o, known);
+  std::string settingsError;
+  if (!settings.init(settingsError))
+    return usageError(settingsError);
 
   std::vector<std::string> problems = inputProblems(o.files);
   if (!problems.empty()) {
@@ -132,6 +130,25 @@ int runCheck(const CheckOptions &o) {
   } else {
     jobs = jobsForFiles(o.files, o.compilerFlags);
   }
+
+  // Each file's settings; files its config excludes are dropped here.
+  std::vector<const FileSettings *> jobSettings;
+  size_t excluded = 0;
+  for (size_t i = 0; i < jobs.size();) {
+    const FileSettings *s = settings.forFile(jobs[i].file, settingsError);
+    if (!s)
+      return usageError(settingsError);
+    if (s->config && s->config->excludes(jobs[i].file)) {
+      jobs.erase(jobs.begin() + static_cast<long>(i));
+      ++excluded;
+      continue;
+    }
+    jobSettings.push_back(s);
+    ++i;
+  }
+  if (excluded && !o.quiet)
+    std::cerr << "warplint: " << excluded << " file" << (excluded == 1 ? "" : "s")
+              << " excluded by .warplint.yaml\n";
 
   if (o.printClangCommand) {
     for (const CompileJob &job : jobs) {
@@ -166,9 +183,9 @@ int runCheck(const CheckOptions &o) {
     std::cerr << "\r\033[K" << std::flush;
   if (o.dumpModel)
     return emit(modelToJson(results).dump(2) + "\n", o.outputFile) ? 0 : 2;
-  RuleOptions ruleOpts;
-  ruleOpts.enabled = o.rules;
-  std::vector<Finding> findings = runRules(results, ctx, ruleOpts);
+  std::vector<Finding> findings = runRules(results, [&](size_t unit) {
+    return UnitRuleSettings{&jobSettings[unit]->ctx, &jobSettings[unit]->rules};
+  });
 
   ReportOptions report;
   report.format = o.format;
@@ -185,7 +202,9 @@ int runCheck(const CheckOptions &o) {
   if (o.format == OutputFormat::Text && !o.quiet)
     std::cerr << summaryLine(results, findings) << "\n";
   if (o.fix || o.fixDryRun || !o.exportFixes.empty())
-    if (runFixes(o, results, findings, jobs, analyzerOpts, ctx, ruleOpts) != 0)
+    // A fix is re-checked with the settings of the first file (the rules
+    // that offered the fixes ran under each file's own).
+    if (runFixes(o, results, findings, jobs, analyzerOpts, jobSettings.front()->ctx, jobSettings.front()->rules) != 0)
       return 2;
   return exitStatus(results, findings);
 }

@@ -44,6 +44,11 @@ Options:
                              /usr/local/cuda, then nvcc on PATH)
   --no-cuda-toolkit          use warplint's bundled CUDA declarations only
   --rules ID[,ID...]         run only these rules (see `warplint list-rules`)
+  --config FILE              settings file instead of each file's nearest
+                             .warplint.yaml (keys: enable, disable, profile,
+                             exclude, warnings-as-errors, rules)
+  --warnings-as-errors ID,...|all
+                             report these rules' warnings as errors
   --profile FILE|NAME        hardware profile used to cost findings
   --color auto|always|never  color text output (default: auto, on a terminal)
   -j, --jobs N               files analyzed at once (default: one per core);

@@ -24,22 +24,34 @@ const std::vector<std::unique_ptr<Rule>> &allRules() {
 }
 
 static bool isEnabled(const RuleOptions &opts, const std::string &id) {
-  return opts.enabled.empty() ||
+  return (opts.enabled.empty() && !opts.enabledGiven) ||
          std::find(opts.enabled.begin(), opts.enabled.end(), id) != opts.enabled.end();
+}
+
+static bool isError(const RuleOptions &opts, const std::string &id) {
+  return opts.allWarningsAsErrors ||
+         std::find(opts.warningsAsErrors.begin(), opts.warningsAsErrors.end(), id) != opts.warningsAsErrors.end();
 }
 
 std::vector<Finding> runRules(const AnalysisResults &results, const RuleContext &ctx,
                               const RuleOptions &opts) {
+  return runRules(results, [&](size_t) { return UnitRuleSettings{&ctx, &opts}; });
+}
+
+std::vector<Finding> runRules(const AnalysisResults &results,
+                              const std::function<UnitRuleSettings(size_t unitIndex)> &settings) {
   std::vector<Finding> all;
   // A kernel defined in a header is analyzed once per unit that includes it;
   // its findings are reported once.
   std::set<std::tuple<std::string, std::string, unsigned, unsigned, std::string, std::string>> seen;
-  for (const TranslationUnitResult &unit : results.units) {
+  for (size_t u = 0; u < results.units.size(); ++u) {
+    const TranslationUnitResult &unit = results.units[u];
+    UnitRuleSettings s = settings(u);
     std::vector<Finding> unitFindings;
     for (const KernelInfo &kernel : unit.kernels)
       for (const auto &rule : allRules())
-        if (isEnabled(opts, rule->info().id))
-          rule->check(kernel, ctx, unitFindings);
+        if (isEnabled(*s.opts, rule->info().id))
+          rule->check(kernel, *s.ctx, unitFindings);
     // Report in source order within a unit (kernels and rules interleave
     // otherwise); stable so that findings at one location keep rule order.
     std::stable_sort(unitFindings.begin(), unitFindings.end(),
@@ -47,9 +59,12 @@ std::vector<Finding> runRules(const AnalysisResults &results, const RuleContext 
                        return std::tie(a.loc.file, a.loc.line, a.loc.column) <
                               std::tie(b.loc.file, b.loc.line, b.loc.column);
                      });
-    for (Finding &f : unitFindings)
+    for (Finding &f : unitFindings) {
+      if (f.severity == "warning" && isError(*s.opts, f.rule))
+        f.severity = "error";
       if (seen.emplace(f.rule, f.loc.file, f.loc.line, f.loc.column, f.kernel, f.message).second)
         all.push_back(std::move(f));
+    }
   }
   return all;
 }

@@ -4,6 +4,7 @@
 
 #include "analyzer/results/AnalysisResults.h"
 #include "rules/Finding.h"
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,9 +45,22 @@ const std::vector<std::unique_ptr<Rule>> &allRules();
 
 // Runs every enabled rule over every kernel of every unit.
 struct RuleOptions {
-  std::vector<std::string> enabled; // empty: all
+  std::vector<std::string> enabled; // empty: all (unless `enabledGiven`)
+  bool enabledGiven = false;        // `enabled` is the list even when empty (a config disabling every rule)
+  // Rules whose warnings are reported as errors (a config's warnings-as-errors).
+  std::vector<std::string> warningsAsErrors;
+  bool allWarningsAsErrors = false;
 };
 std::vector<Finding> runRules(const AnalysisResults &results, const RuleContext &ctx,
                               const RuleOptions &opts = {});
+
+// The context and options for the unit at `index` (each file may have its
+// own configuration).
+struct UnitRuleSettings {
+  const RuleContext *ctx = nullptr;
+  const RuleOptions *opts = nullptr;
+};
+std::vector<Finding> runRules(const AnalysisResults &results,
+                              const std::function<UnitRuleSettings(size_t unitIndex)> &settings);
 
 } // namespace warplint
