@@ -1,5 +1,6 @@
 #include "printers/SarifPrinter.h"
 #include "printers/RuleDocs.h"
+#include "printers/SourceLines.h"
 #include "printers/ToolInfo.h"
 #include "analyzer/results/Fix.h"
 
@@ -24,33 +25,6 @@ std::string withSlash(const std::string &dir) {
   return !dir.empty() && dir.back() == '/' ? dir : dir + "/";
 }
 
-// Lines of the files findings point into, for snippets and context regions;
-// a file that cannot be read gets none.
-class SourceLines {
-public:
-  const std::vector<std::string> *lines(const std::string &file) {
-    auto it = cache_.find(file);
-    if (it == cache_.end()) {
-      std::optional<std::vector<std::string>> lines;
-      std::ifstream in(file, std::ios::binary);
-      if (in) {
-        lines.emplace();
-        std::string line;
-        while (std::getline(in, line)) {
-          if (!line.empty() && line.back() == '\r')
-            line.pop_back();
-          lines->push_back(std::move(line));
-        }
-      }
-      it = cache_.emplace(file, std::move(lines)).first;
-    }
-    return it->second ? &*it->second : nullptr;
-  }
-
-private:
-  std::map<std::string, std::optional<std::vector<std::string>>> cache_;
-};
-
 // The UTF-16 column (SARIF's default columnKind) of byte column `byteColumn`
 // (1-based, as Clang counts) in `line`.
 unsigned utf16Column(const std::string &line, unsigned byteColumn) {
@@ -71,11 +45,11 @@ public:
   // around it as the context region, so viewers show code without the file.
   ordered_json locationWithSource(const SourceLocation &loc, SourceLines &source) const {
     ordered_json l = location(loc);
-    const std::vector<std::string> *lines = loc.line ? source.lines(loc.file) : nullptr;
-    if (!lines || loc.line > lines->size())
+    const std::string *line = loc.line ? source.line(loc.file, loc.line) : nullptr;
+    if (!line)
       return l;
     ordered_json &physical = l["physicalLocation"];
-    const std::string &text = (*lines)[loc.line - 1];
+    const std::string &text = *line;
     ordered_json &region = physical["region"];
     if (loc.column != 0) {
       region["startColumn"] = utf16Column(text, loc.column);
@@ -85,10 +59,12 @@ public:
       region["snippet"] = {{"text", text}};
     }
     unsigned first = loc.line > 2 ? loc.line - 2 : 1;
-    unsigned last = std::min<unsigned>(loc.line + 2, lines->size());
+    unsigned last = loc.line;
+    while (last < loc.line + 2 && source.line(loc.file, last + 1))
+      ++last;
     std::string context;
     for (unsigned i = first; i <= last; ++i)
-      context += (*lines)[i - 1] + (i < last ? "\n" : "");
+      context += *source.line(loc.file, i) + (i < last ? "\n" : "");
     physical["contextRegion"] = {{"startLine", first}, {"endLine", last}, {"snippet", {{"text", context}}}};
     return l;
   }
