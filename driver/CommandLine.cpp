@@ -154,6 +154,8 @@ ParseResult parseCheck(const std::vector<std::string> &args, size_t start) {
     } else if (auto v = cur.value({"--rules"}, error)) {
       if (error.empty())
         splitRuleIds(*v, o.rules, error);
+    } else if (auto v = cur.value({"--baseline"}, error)) {
+      o.baselineFile = *v;
     } else if (auto v = cur.value({"--config"}, error)) {
       o.configFile = *v;
     } else if (auto v = cur.value({"--warnings-as-errors"}, error)) {

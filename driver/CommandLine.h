@@ -32,6 +32,7 @@ struct CheckOptions {
   bool fixVerifyNvcc = false;      // --fix-verify-nvcc: also compile the fixed files with nvcc
   bool fixLaunch = false;          // --fix-launch: also apply fixes that change launch sites
   bool assumeNoAlias = false;      // --assume-no-alias: pointer parameters never alias
+  std::string baselineFile;        // --baseline FILE: report only findings not in this earlier report
   std::string configFile;          // --config FILE: instead of each file's nearest .warplint.yaml
   std::vector<std::string> warningsAsErrors; // --warnings-as-errors a,b
   bool allWarningsAsErrors = false;          // --warnings-as-errors all

@@ -1,5 +1,6 @@
 #include "driver/Commands.h"
 #include "driver/FixCommand.h"
+#include "driver/Baseline.h"
 #include "driver/FileSettings.h"
 #include "printers/ModelJson.h"
 #include "analyzer/Analyzer.h"
@@ -100,6 +101,9 @@ int runCheck(const CheckOptions &o) {
   std::string settingsError;
   if (!settings.init(settingsError))
     return usageError(settingsError);
+  Baseline baseline;
+  if (!o.baselineFile.empty() && !loadBaseline(o.baselineFile, baseline, settingsError))
+    return usageError(settingsError);
 
   std::vector<std::string> problems = inputProblems(o.files);
   if (!problems.empty()) {
@@ -186,6 +190,13 @@ int runCheck(const CheckOptions &o) {
   std::vector<Finding> findings = runRules(results, [&](size_t unit) {
     return UnitRuleSettings{&jobSettings[unit]->ctx, &jobSettings[unit]->rules};
   });
+  SourceLines source;
+  assignFingerprints(findings, currentDirectory(), source);
+  if (!o.baselineFile.empty()) {
+    size_t known = subtractBaseline(findings, baseline);
+    if (!o.quiet && o.format == OutputFormat::Text)
+      std::cerr << "warplint: " << known << " finding" << (known == 1 ? "" : "s") << " in the baseline not shown\n";
+  }
 
   ReportOptions report;
   report.format = o.format;

@@ -44,6 +44,9 @@ Options:
                              /usr/local/cuda, then nvcc on PATH)
   --no-cuda-toolkit          use warplint's bundled CUDA declarations only
   --rules ID[,ID...]         run only these rules (see `warplint list-rules`)
+  --baseline FILE            report only findings not in FILE, an earlier
+                             --format json or sarif report (matched by rule,
+                             file, kernel and the line's text, not its number)
   --config FILE              settings file instead of each file's nearest
                              .warplint.yaml (keys: enable, disable, profile,
                              exclude, warnings-as-errors, rules)

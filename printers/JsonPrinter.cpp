@@ -27,6 +27,8 @@ ordered_json findingToJson(const Finding &f) {
     j["notes"].push_back(std::move(note));
   }
   j["details"] = ordered_json(f.details);
+  if (!f.fingerprint.empty())
+    j["fingerprint"] = f.fingerprint;
   return j;
 }
 

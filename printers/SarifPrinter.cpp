@@ -275,6 +275,8 @@ ordered_json reportToSarif(const AnalysisResults &results, const std::vector<Fin
       for (const Fix &fix : f.fixes)
         r["fixes"].push_back(fixToSarif(fix, w, positions));
     }
+    if (!f.fingerprint.empty())
+      r["partialFingerprints"] = {{kSarifFingerprintKey, f.fingerprint}};
     r["properties"] = {{"kernel", f.kernel}, {"details", ordered_json(f.details)}};
     sarifResults.push_back(std::move(r));
   }

@@ -16,6 +16,10 @@ inline constexpr const char *kToolVersion = WARPLINT_VERSION;
 // needs absolute URIs here, and rule help links are built from it.
 inline constexpr const char *kToolInformationUri = "https://github.com/warplint/warplint";
 
+// The key of warplint's fingerprint in a SARIF result's partialFingerprints
+// (driver/Baseline.h computes it; --baseline reads it back).
+constexpr const char *kSarifFingerprintKey = "warplintFingerprint/v1";
+
 // Documentation page of one rule, generated into docs/rules/<id>.md.
 inline std::string ruleDocPath(const std::string &ruleId) { return "docs/rules/" + ruleId + ".md"; }
 inline std::string ruleHelpUri(const std::string &ruleId) {

@@ -24,6 +24,9 @@ struct Finding {
   std::vector<FindingNote> notes;
   nlohmann::json details = nlohmann::json::object();
   std::vector<Fix> fixes; // at most one: the rewrite `--fix` applies (rewriter/)
+  // Identity across edits (driver/Baseline.h): rule, file, kernel, the line's
+  // text and its occurrence; set before reporting, empty until then.
+  std::string fingerprint;
 };
 
 } // namespace warplint
