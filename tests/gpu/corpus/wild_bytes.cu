@@ -16,8 +16,8 @@ typedef unsigned char u8;
 // uncoalesced NEG.
 __global__ void gridStrideBytes(const unsigned char *in, unsigned char *out, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-    unsigned char v = in[i];
-    out[i] = (unsigned char)(v + 1);
+    unsigned char v = in[i]; // must-agree: narrow
+    out[i] = (unsigned char)(v + 1); // must-agree: narrow
   }
 }
 
@@ -26,14 +26,14 @@ __global__ void gridStrideBytes(const unsigned char *in, unsigned char *out, int
 // one): uncoalesced POS by the counters.
 __global__ void fourBytesAThread(const unsigned char *in, unsigned char *out) {
   int i = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
-  unsigned char a = in[i];
-  unsigned char b = in[i + 1];
-  unsigned char c = in[i + 2];
-  unsigned char d = in[i + 3];
-  out[i] = d;
-  out[i + 1] = c;
-  out[i + 2] = b;
-  out[i + 3] = a;
+  unsigned char a = in[i]; // must-agree: global
+  unsigned char b = in[i + 1]; // must-agree: global
+  unsigned char c = in[i + 2]; // must-agree: global
+  unsigned char d = in[i + 3]; // must-agree: global
+  out[i] = d; // must-agree: global
+  out[i + 1] = c; // must-agree: global
+  out[i + 2] = b; // must-agree: global
+  out[i + 3] = a; // must-agree: global
 }
 
 // B03 the same bytes moved as one uchar4 a thread: narrow NEG, uncoalesced NEG.
@@ -48,8 +48,8 @@ __global__ void fourBytesUchar4(const uchar4 *in, uchar4 *out) {
 __global__ void fourBytesLoop(const u8 *in, u8 *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   for (int k = 0; k < 4; ++k) {
-    u8 v = in[4 * i + k];
-    out[4 * i + k] = u8(v ^ 0x5a);
+    u8 v = in[4 * i + k]; // must-agree: global narrow
+    out[4 * i + k] = u8(v ^ 0x5a); // must-agree: global narrow
   }
 }
 
@@ -58,8 +58,8 @@ __global__ void fourBytesLoop(const u8 *in, u8 *out) {
 __global__ void sixteenBytesLoop(const u8 *in, u8 *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   for (int k = 0; k < 16; ++k) {
-    u8 v = in[16 * i + k];
-    out[16 * i + k] = u8(v + k);
+    u8 v = in[16 * i + k]; // must-agree: global narrow
+    out[16 * i + k] = u8(v + k); // must-agree: global narrow
   }
 }
 
@@ -92,10 +92,10 @@ __global__ void rgbToGray(const unsigned char *rgb, unsigned char *gray, int pix
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= pixels)
     return;
-  int r = rgb[3 * i];
-  int g = rgb[3 * i + 1];
-  int b = rgb[3 * i + 2];
-  gray[i] = (unsigned char)((r + 2 * g + b) / 4);
+  int r = rgb[3 * i]; // must-agree: global
+  int g = rgb[3 * i + 1]; // must-agree: global
+  int b = rgb[3 * i + 2]; // must-agree: global
+  gray[i] = (unsigned char)((r + 2 * g + b) / 4); // must-agree: narrow
 }
 
 // B10 RGB pixels as a uchar3 struct (3-byte aligned, so three byte loads):
@@ -124,7 +124,7 @@ __global__ void byteTileColumn(const unsigned *in, u8 *out) {
     w[32 * k + t] = v;
   }
   __syncwarp();
-  u8 b = s[128 * t];
+  u8 b = s[128 * t]; // must-agree: shared
   out[blockIdx.x * 32 + t] = b;
 }
 
@@ -151,7 +151,7 @@ __global__ void ushortUnit(const unsigned short *in, unsigned short *out) {
 // B15 one byte a lane at a 32-byte stride: narrow POS, uncoalesced POS.
 __global__ void byteStride32(const u8 *in, u8 *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  u8 v = in[32 * i];
+  u8 v = in[32 * i]; // must-agree: global
   out[i] = v;
 }
 

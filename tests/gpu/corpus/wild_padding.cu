@@ -16,9 +16,9 @@ __global__ void pad17For16(const int *in, int *out, int n) {
   __shared__ int tile[16][17];
   int x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
   int v = in[y * n + x];
-  tile[threadIdx.y][threadIdx.x] = v;
+  tile[threadIdx.y][threadIdx.x] = v; // must-agree: shared
   __syncthreads();
-  int w = tile[threadIdx.x][threadIdx.y];
+  int w = tile[threadIdx.x][threadIdx.y]; // must-agree: shared
   out[(blockIdx.x * 16 + threadIdx.y) * n + blockIdx.y * 16 + threadIdx.x] = w;
 }
 
@@ -29,7 +29,7 @@ __global__ void pad16For16(const int *in, int *out, int n) {
   int v = in[y * n + x];
   tile[threadIdx.y][threadIdx.x] = v;
   __syncthreads();
-  int w = tile[threadIdx.x][threadIdx.y];
+  int w = tile[threadIdx.x][threadIdx.y]; // must-agree: shared
   out[(blockIdx.x * 16 + threadIdx.y) * n + blockIdx.y * 16 + threadIdx.x] = w;
 }
 
@@ -40,7 +40,7 @@ __global__ void pad18For16(const int *in, int *out, int n) {
   __shared__ int tile[16][18];
   int x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
   int v = in[y * n + x];
-  tile[threadIdx.y][threadIdx.x] = v;
+  tile[threadIdx.y][threadIdx.x] = v; // must-agree: shared
   __syncthreads();
   int w = tile[threadIdx.x][threadIdx.y];
   out[(blockIdx.x * 16 + threadIdx.y) * n + blockIdx.y * 16 + threadIdx.x] = w;
@@ -52,9 +52,9 @@ __global__ void pad33For16(const int *in, int *out, int n) {
   __shared__ int tile[16][33];
   int x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
   int v = in[y * n + x];
-  tile[threadIdx.y][threadIdx.x] = v;
+  tile[threadIdx.y][threadIdx.x] = v; // must-agree: shared
   __syncthreads();
-  int w = tile[threadIdx.x][threadIdx.y];
+  int w = tile[threadIdx.x][threadIdx.y]; // must-agree: shared
   out[(blockIdx.x * 16 + threadIdx.y) * n + blockIdx.y * 16 + threadIdx.x] = w;
 }
 
@@ -110,7 +110,7 @@ __global__ void xorSwizzle3Bits(const int *in, int *out, int n) {
   y = blockIdx.x * 32 + threadIdx.y;
   for (int j = 0; j < 32; j += 8) {
     int c = threadIdx.y + j;
-    int v = tile[threadIdx.x][c ^ (threadIdx.x & 7)];
+    int v = tile[threadIdx.x][c ^ (threadIdx.x & 7)]; // must-agree: shared
     out[(y + j) * n + x] = v;
   }
 }
@@ -140,7 +140,7 @@ __global__ void padRows(const int *in, int *out, int n) {
   x = blockIdx.y * 32 + threadIdx.x;
   y = blockIdx.x * 32 + threadIdx.y;
   for (int j = 0; j < 32; j += 8) {
-    int v = tile[threadIdx.x][threadIdx.y + j];
+    int v = tile[threadIdx.x][threadIdx.y + j]; // must-agree: shared
     out[(y + j) * n + x] = v;
   }
 }
@@ -158,7 +158,7 @@ __global__ void pad34For32(const int *in, int *out, int n) {
   x = blockIdx.y * 32 + threadIdx.x;
   y = blockIdx.x * 32 + threadIdx.y;
   for (int j = 0; j < 32; j += 8) {
-    int v = tile[threadIdx.x][threadIdx.y + j];
+    int v = tile[threadIdx.x][threadIdx.y + j]; // must-agree: shared
     out[(y + j) * n + x] = v;
   }
 }
@@ -193,7 +193,7 @@ __global__ void doublePad32(const double *in, double *out, int n) {
   x = blockIdx.y * 32 + threadIdx.x;
   y = blockIdx.x * 32 + threadIdx.y;
   for (int j = 0; j < 32; j += 8) {
-    double v = tile[threadIdx.x][threadIdx.y + j];
+    double v = tile[threadIdx.x][threadIdx.y + j]; // must-agree: shared
     out[(y + j) * n + x] = v;
   }
 }
@@ -227,7 +227,7 @@ __global__ void manualPad32(const int *in, int *out) {
   __syncwarp();
   int acc = 0;
   for (int c = 0; c < 32; ++c) {
-    int v = s[t * 32 + c];
+    int v = s[t * 32 + c]; // must-agree: shared
     acc += v;
   }
   out[blockIdx.x * 32 + t] = acc;

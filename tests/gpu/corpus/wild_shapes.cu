@@ -95,7 +95,7 @@ template <int W> __global__ void constexprTile(const int *in, int *out, int n) {
   __syncthreads();
   int acc = 0;
   for (int j = 0; j < W; j += kRows) {
-    int v = tile[threadIdx.x][threadIdx.y + j];
+    int v = tile[threadIdx.x][threadIdx.y + j]; // must-agree: shared
     acc += v;
   }
   out[y * n + x] = acc;
@@ -111,7 +111,7 @@ __global__ void macroRows(const int *in, int *out, int n) {
   s[threadIdx.y][threadIdx.x] = v;
   __syncthreads();
   int r = threadIdx.x % BLK_H, c = (threadIdx.x / BLK_H) + 8 * threadIdx.y;
-  int w = s[r][c];
+  int w = s[r][c]; // must-agree: shared
   out[y * n + x] = w;
 }
 
@@ -126,7 +126,7 @@ template <int THREADS> __global__ void tmplPairs(const int *in, int *out) {
   int b = in[blockIdx.x * 2 * THREADS + THREADS + t];
   s[THREADS + t] = b;
   __syncthreads();
-  int v = s[2 * t];
+  int v = s[2 * t]; // must-agree: shared
   out[blockIdx.x * THREADS + t] = v;
 }
 template <int THREADS> void launchPairs(const int *in, int *out, int blocks) {
@@ -141,8 +141,8 @@ __global__ void __launch_bounds__(128) boundsStride4(const int *in, int *out) {
   for (int k = 0; k < 4; ++k)
     s[t + 128 * k] = t + k;
   __syncthreads();
-  int v = s[4 * t];
-  int g = in[blockIdx.x * 512 + 4 * t];
+  int v = s[4 * t]; // must-agree: shared
+  int g = in[blockIdx.x * 512 + 4 * t]; // must-agree: global
   out[blockIdx.x * 128 + t] = v + g;
 }
 
@@ -165,11 +165,11 @@ __global__ void partialYRow(const int *in, int *out, int n) {
 __global__ void partialYColumn(const int *in, int *out, int n) {
   __shared__ int s[64][32];
   int col = blockIdx.x, row = blockIdx.y * blockDim.y + threadIdx.y;
-  int v = in[row * n + col];
-  s[threadIdx.y][threadIdx.x] = v;
+  int v = in[row * n + col]; // must-agree: global
+  s[threadIdx.y][threadIdx.x] = v; // must-agree: shared
   __syncthreads();
-  int w = s[threadIdx.y][threadIdx.x];
-  out[row * n + col] = w + 1;
+  int w = s[threadIdx.y][threadIdx.x]; // must-agree: shared
+  out[row * n + col] = w + 1; // must-agree: global
 }
 
 // S12 launched by a host wrapper from a config struct, block (32, 8): the

@@ -87,7 +87,7 @@ __global__ void carvedIntFloat(const int *in, float *out) {
   fv[t] = float(v);
   __syncthreads();
   int w = iv[255 - t];
-  float f = fv[(32 * t) % 256 + t / 8];
+  float f = fv[(32 * t) % 256 + t / 8]; // must-agree: shared
   out[blockIdx.x * 256 + t] = f + float(w);
 }
 
@@ -126,7 +126,7 @@ __global__ void carvedPitch33(const int *in, int *out) {
 
 // H07 a shared tile passed to a __device__ function that stores a column:
 // s[32 * r + c] with r the lane: shared POS (32-way); global NEG.
-__device__ void storeColumn(int *s, int r, int c, int v) { s[32 * r + c] = v; }
+__device__ void storeColumn(int *s, int r, int c, int v) { s[32 * r + c] = v; } // must-agree: shared
 __device__ int loadWord(const int *s, int i) { return s[i]; }
 __global__ void deviceFnColumn(const int *in, int *out) {
   __shared__ int tile[32 * 32];

@@ -77,7 +77,7 @@ __global__ void paramOffset(const int *in, int *out, int off) {
 // global POS (read), NEG (write).
 __global__ void paramStride(const int *in, int *out, int pitch) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  int v = in[i * pitch];
+  int v = in[i * pitch]; // must-agree: global
   out[i] = v;
 }
 
@@ -100,9 +100,9 @@ __global__ void uniformBaseStride4(const int *in, const int *starts, int *out) {
     s[256 * k + t] = 0;
   __syncthreads();
   int v = in[base + 4 * t];
-  s[4 * t] = v;
+  s[4 * t] = v; // must-agree: shared
   __syncthreads();
-  int w = s[4 * t];
+  int w = s[4 * t]; // must-agree: shared
   out[blockIdx.x * 256 + t] = w;
 }
 
@@ -141,7 +141,7 @@ __global__ void tidyWidth(const int *src, int *dst, int width) {
 __global__ void tidxWidth(const int *src, int *dst, int width) {
   int tidx = blockIdx.x * blockDim.x + threadIdx.x;
   int tidy = blockIdx.y * blockDim.y + threadIdx.y;
-  int v = src[tidx * width + tidy];
+  int v = src[tidx * width + tidy]; // must-agree: global
   dst[tidy * width + tidx] = v;
 }
 
