@@ -36,7 +36,8 @@ class LineCounters:
     __slots__ = ("shared_wavefronts", "shared_ideal", "shared_requests",
                  "shared_ops", "global_sectors", "global_ideal",
                  "global_requests", "global_tag_requests", "global_thread_insts",
-                 "global_ops", "source")
+                 "global_ops", "global_sizes", "local_sectors", "local_requests",
+                 "source")
 
     def __init__(self):
         self.shared_wavefronts = 0.0
@@ -49,6 +50,11 @@ class LineCounters:
         self.global_tag_requests = 0.0
         self.global_thread_insts = 0.0
         self.global_ops = []
+        # Bits a thread moves per executed global instruction (ncu's "Access
+        # Size"; the opcode's width suffix where the column is absent).
+        self.global_sizes = []
+        self.local_sectors = 0.0
+        self.local_requests = 0.0
         self.source = ""
 
     def shared_ratio(self):
@@ -120,6 +126,11 @@ def read_source_csv(path):
                 lc.global_tag_requests += _num(get("L1 Tag Requests Global"))
                 lc.global_thread_insts += _num(get("Predicated-On Thread Instructions Executed"))
                 lc.global_ops.append(opcode(sass))
+                if execd:
+                    lc.global_sizes.append(int(_num(get("Access Size"))) or access_bits(sass))
+            elif space.startswith("Local"):
+                lc.local_sectors += _num(get("L2 Theoretical Sectors Local"))
+                lc.local_requests += execd
     return func, lines
 
 
@@ -129,10 +140,33 @@ def opcode(sass):
     return toks[0] if toks else "?"
 
 
-def load_reports(directory):
-    """All *.sass.csv under directory: [(report name, function, lines)]."""
+def access_bits(sass):
+    """Bits a thread moves, from the opcode's width suffix: LDG.E.U8 -> 8,
+    STG.E.64 -> 64, LDG.E -> 32."""
+    for part in opcode(sass).split(".")[1:]:
+        if part in ("U8", "S8"):
+            return 8
+        if part in ("U16", "S16"):
+            return 16
+        if part in ("64", "128"):
+            return int(part)
+    return 32
+
+
+def narrow_positive(lc):
+    """A line is measured narrow when every executed global instruction on
+    it moves one byte a thread (global-narrow-access)."""
+    return bool(lc.global_sizes) and all(b == 8 for b in lc.global_sizes)
+
+
+def load_reports(directory, programs=None):
+    """All *.sass.csv under directory (of the named programs, the report
+    name's part before the first dot, if given): [(report name, function,
+    lines)]."""
     out = []
     for fn in sorted(os.listdir(directory)):
+        if programs is not None and fn.split(".")[0] not in programs:
+            continue
         if fn.endswith(".sass.csv") and not fn.startswith("probe_"):
             func, lines = read_source_csv(os.path.join(directory, fn))
             out.append((fn[: -len(".sass.csv")], func, lines))
@@ -159,6 +193,8 @@ def _move(lc_from, lc_to, space):
             setattr(lc_from, a, 0.0)
         lc_to.global_ops += lc_from.global_ops
         lc_from.global_ops = []
+        lc_to.global_sizes += lc_from.global_sizes
+        lc_from.global_sizes = []
 
 
 def repair_attribution(reps, model_lines, corpus_files):
@@ -195,9 +231,12 @@ def repair_attribution(reps, model_lines, corpus_files):
 
 
 def measured_positive(space, m):
-    """m: {"ratio", "sectors", "ideal", "requests"} of one line and space."""
+    """m: {"ratio", "sectors", "ideal", "requests"} of one line and space
+    (for "narrow", ratio 1 when the line's global accesses are all bytes)."""
     if m is None:
         return False
+    if space == "narrow":
+        return m["ratio"] >= 1.0  # every global instruction of the line moves one byte a thread
     if space == "shared":
         return m["ratio"] >= 1.0 + SHARED_NOISE
     excess = (m["sectors"] - m["ideal"]) / m["requests"]

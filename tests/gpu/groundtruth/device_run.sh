@@ -6,6 +6,12 @@
 # per-instruction source page as CSV and packs the CSVs and logs into
 # $OUT/groundtruth.tgz (or ./groundtruth-out/ without $OUT). Needs nvcc and
 # ncu only: warplint (Clang 19) is not needed here; the join runs locally.
+# Environment: PROGS (programs of tests/gpu/corpus, default the first
+# corpus), GT_NAME (archive name), GT_BUDGET_S (profiling time budget),
+# GT_SKIP_PROBE (skip the section-set probe), METRIC_PROGS (programs that
+# also get one kernel-level ncu run with the local-memory and constant-cache
+# metrics of METRICS_WANTED, those the device's ncu knows, into
+# csv/PROG.metrics.csv).
 set -u
 ROOT=$(pwd)
 DEST=${OUT:-$ROOT/groundtruth-out}
@@ -24,10 +30,14 @@ log() { echo "[gt $(date +%T)] $*" | tee -a "$W/log/harness.log"; }
 } >"$W/log/device.txt" 2>&1
 cat "$W/log/device.txt"
 
-# 1. Build and run each program once without the profiler.
+# 1. Build every program (in parallel), then run each once without the
+#    profiler (the wild corpus checks its outputs and fails on a mismatch).
 for p in $PROGS; do
-  nvcc -O3 -lineinfo -arch=sm_90 -o "$W/bin/$p" "tests/gpu/corpus/$p.cu" \
-    >"$W/log/$p.build.txt" 2>&1 || { log "build $p FAILED"; cat "$W/log/$p.build.txt"; }
+  (nvcc -O3 -lineinfo -arch=sm_90 -o "$W/bin/$p" "tests/gpu/corpus/$p.cu" \
+    >"$W/log/$p.build.txt" 2>&1 || { log "build $p FAILED"; cat "$W/log/$p.build.txt"; }) &
+done
+wait
+for p in $PROGS; do
   (cd "$W/bin" && ./$p) >"$W/log/$p.run.txt" 2>&1 || log "run $p FAILED"
   log "$p: ran $(grep -c '^ran ' "$W/log/$p.run.txt") of $(grep -c 'RUN("' "tests/gpu/corpus/$p.cu") kernels"
 done
@@ -73,6 +83,30 @@ for p in $PROGS; do
   done
 done
 log "profiling took $(($(date +%s) - tp0)) s"
+
+# 3b. Kernel-level metrics for METRIC_PROGS: one ncu run over all launches
+#     with the metrics this ncu knows (names checked against --query-metrics).
+METRICS_WANTED=${METRICS_WANTED:-"l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum l1tex__t_requests_pipe_lsu_mem_local_op_st.sum lts__t_sectors_srcunit_l1_aperture_device_op_read.sum lts__t_sectors_srcunit_l1_aperture_device_op_write.sum smsp__sass_inst_executed_op_local_ld.sum smsp__sass_inst_executed_op_local_st.sum smsp__inst_executed_op_ldc.sum idc__requests.sum idc__requests_lookup_hit.sum idc__requests_lookup_miss.sum smsp__inst_executed.sum"}
+if [ -n "${METRIC_PROGS:-}" ]; then
+  ncu --query-metrics --chip gh100 >"$W/log/query-metrics.txt" 2>&1 ||
+    ncu --query-metrics >"$W/log/query-metrics.txt" 2>&1
+  have=""
+  for m in $METRICS_WANTED; do
+    if grep -qE "^[[:space:]]*${m%.*}[[:space:]]" "$W/log/query-metrics.txt"; then have="$have${have:+,}$m"; else log "metric ${m%.*} unknown to this ncu"; fi
+  done
+  # Plus every counter of these families the device's ncu lists.
+  grep -E '^[[:space:]]*(idc__|l1tex__t_(sectors|requests)_pipe_lsu_mem_local|lts__t_sectors_srcunit_tex_op_(read|write)|smsp__(sass_)?inst_executed_op_(local|ldc))' \
+    "$W/log/query-metrics.txt" >"$W/log/query-metrics-relevant.txt" 2>/dev/null
+  for m in $(grep -w Counter "$W/log/query-metrics-relevant.txt" | awk '{print $1 ".sum"}'); do
+    case ",$have," in *",$m,"*) ;; *) have="$have${have:+,}$m" ;; esac
+  done
+  [ -n "$have" ] || have=$(echo $METRICS_WANTED | tr ' ' ',')
+  for p in $METRIC_PROGS; do
+    ncu --metrics "$have" --csv --print-units base "$W/bin/$p" >"$W/csv/$p.metrics.csv" 2>"$W/log/$p.metrics.txt" ||
+      log "metrics $p rc=$?"
+  done
+  log "kernel metrics: $have"
+fi
 
 # 4. Exports, in parallel: per-instruction (cuda,sass), per-CUDA-line (cuda)
 #    and the details page (kernel name, launch shape).

@@ -4,6 +4,7 @@
 Local side of the ground-truth loop (python3 stdlib only, no GPU):
 
     python3 tests/gpu/groundtruth/join.py [--ncu DIR] [--warplint BIN] [--json OUT]
+        [--programs P1,P2,...] [--rules R1,R2,...]
 
 reads the committed ncu CSVs (DIR, default tests/gpu/groundtruth/ncu-h100),
 runs `warplint check --format json` and `--dump-model` on the corpus files the
@@ -28,6 +29,12 @@ Definitions (also in tests/gpu/RESULTS.md):
   whose accesses all have affine (known) addresses are scored; lines whose
   worst case is one loop iteration are scored separately (the counters
   average over iterations, the rule names the worst one).
+- measured positive, global-narrow-access (with --rules ...,global-narrow-access):
+  every executed global instruction of the line moves one byte a thread
+  (ncu's Access Size 8). The rule names a pointer once per kernel (a window
+  of byte statements or loop, or one byte a lane), so a narrow finding of a
+  kernel counts as predicting every line of that kernel with a one-byte
+  global access to the pointers it names.
 """
 import argparse
 import json
@@ -44,7 +51,9 @@ import ncu_source  # noqa: E402
 from ncu_source import (SHARED_NOISE, GLOBAL_TOL, kernel_base,  # noqa: E402,F401
                         measured_positive, repair_attribution)
 EXACT_TOL = 0.05
-RULE_SPACE = {"shared-bank-conflict": "shared", "global-uncoalesced": "global"}
+RULE_SPACE = {"shared-bank-conflict": "shared", "global-uncoalesced": "global",
+              "global-narrow-access": "narrow"}
+LEGACY_RULES = "shared-bank-conflict,global-uncoalesced"
 
 
 def find_warplint():
@@ -69,20 +78,48 @@ def run_warplint(bin_, files):
 
 def predictions(report, model):
     """findings[rule][(file, line)] -> [finding]; model_lines[space][(file, line)] ->
-    [(kernel entry, access)]."""
+    [(kernel entry, access)]; model_lines["narrow"] holds the one-byte global
+    accesses."""
     findings = defaultdict(lambda: defaultdict(list))
     for f in report["findings"]:
         findings[f["rule"]][(os.path.basename(f["file"]), f["line"])].append(f)
-    model_lines = {"shared": defaultdict(list), "global": defaultdict(list)}
+    model_lines = {"shared": defaultdict(list), "global": defaultdict(list),
+                   "narrow": defaultdict(list)}
     for unit in model:
         for ki, k in enumerate(unit["kernels"]):
-            for a in k["accesses"]:
+            for a in k.get("accesses", []):
                 sp = a["space"]
                 if sp not in model_lines:
                     continue
                 key = (os.path.basename(a["loc"]["file"]), a["loc"]["line"])
                 model_lines[sp][key].append((ki, k["name"], a))
+                if sp == "global" and a.get("width") == 1:
+                    model_lines["narrow"][key].append((ki, k["name"], a))
     return findings, model_lines
+
+
+def narrow_coverage(findings, model):
+    """(file, line) -> [finding] for every line a global-narrow-access finding
+    speaks for: the one-byte global accesses, in the finding's kernel, to the
+    pointers it names (all pointers of its byte window, or its subject)."""
+    cover = defaultdict(list)
+    for key, fl in findings.get("global-narrow-access", {}).items():
+        for f in fl:
+            for unit in model:
+                for k in unit["kernels"]:
+                    if k["name"] != f["kernel"]:
+                        continue
+                    names = {f["details"].get("subject")}
+                    for w in k.get("byte_pack_windows", []):
+                        ptrs = w.get("pointers", [])
+                        if any((os.path.basename(p["loc"]["file"]), p["loc"]["line"]) == key for p in ptrs):
+                            names |= {p["name"] for p in ptrs}
+                    for a in k.get("accesses", []):
+                        if a["space"] == "global" and a.get("width") == 1 and a.get("base") in names:
+                            ak = (os.path.basename(a["loc"]["file"]), a["loc"]["line"])
+                            if f not in cover[ak]:
+                                cover[ak].append(f)
+    return cover
 
 
 def predicted_line_value(space, entries):
@@ -127,7 +164,14 @@ def measured(space, reps, key):
         lc = lines.get(key)
         if lc is None:
             continue
-        if space == "shared":
+        if space == "narrow":
+            if not lc.global_sizes:
+                continue
+            r = 1.0 if ncu_source.narrow_positive(lc) else 0.0
+            m = {"ratio": r, "bits": sorted(set(lc.global_sizes)), "requests": lc.global_requests,
+                 "ops": sorted(set(lc.global_ops)), "report": name, "function": func,
+                 "source": lc.source}
+        elif space == "shared":
             if not lc.shared_ideal:
                 continue
             r = lc.shared_ratio()
@@ -156,22 +200,31 @@ def main():
     ap.add_argument("--warplint", default=find_warplint())
     ap.add_argument("--corpus", default=os.path.join(ROOT, "tests", "gpu", "corpus"))
     ap.add_argument("--json", help="write every unit with its numbers here")
+    ap.add_argument("--programs", help="only these corpus programs' reports (comma-separated; default all)")
+    ap.add_argument("--rules", default=LEGACY_RULES,
+                    help="rules to score (comma-separated; default %s; global-narrow-access too)" % LEGACY_RULES)
     args = ap.parse_args()
+    rules = {r: RULE_SPACE[r] for r in args.rules.split(",")}
 
-    reps = ncu_source.load_reports(args.ncu)
+    reps = ncu_source.load_reports(args.ncu, set(args.programs.split(",")) if args.programs else None)
+    if not reps:
+        sys.exit("no ncu reports in %s%s" % (args.ncu, " for " + args.programs if args.programs else ""))
     files = sorted({k[0] for _, _, lines in reps for k in lines})
     paths = [os.path.join(args.corpus, f) for f in files
              if os.path.exists(os.path.join(args.corpus, f))]
     report, model = run_warplint(args.warplint, paths)
     findings, model_lines = predictions(report, model)
     moves = repair_attribution(reps, model_lines, {os.path.basename(p) for p in paths})
+    if "global-narrow-access" in rules:
+        findings["global-narrow-access"] = narrow_coverage(findings, model)
 
     units = []
-    for rule, space in RULE_SPACE.items():
+    for rule, space in rules.items():
         keys = set(model_lines[space])
         for _, _, lines in reps:
             for k, lc in lines.items():
-                if (space == "shared" and lc.shared_ideal) or (space == "global" and lc.global_requests):
+                if (space == "shared" and lc.shared_ideal) or (space == "global" and lc.global_requests) or \
+                        (space == "narrow" and lc.global_sizes):
                     keys.add(k)
         corpus = {os.path.basename(p) for p in paths}
         for key in sorted(keys):
@@ -191,6 +244,15 @@ def main():
                  "finding": fl[0]["message"] if fl else None}
             u["verdict"] = {(True, True): "TP", (True, False): "FP",
                             (False, True): "FN", (False, False): "TN"}[(pred, meas)]
+            if space == "narrow":
+                # bytes a thread per instruction: the model's access width, ncu's Access Size
+                u["pred_value"] = min(a.get("width", 4) for _, _, a in model_lines["global"][key]) \
+                    if model_lines["global"].get(key) else None
+                u["pred_ideal"] = None
+                u["meas_value"] = min(m["bits"]) / 8.0
+                u["exact"] = None
+                units.append(u)
+                continue
             mv = m["ratio"] if space == "shared" else m["per_request"]
             if space == "global" and m["thread_insts"]:
                 # Guarded lines: warps whose lanes are all predicated off still
@@ -212,12 +274,12 @@ def main():
     print("\nLine-table repairs (traffic moved to the access's own line):\n", file=out)
     for name, space, a, b in moves:
         print("- %s: %s traffic on %s:%d moved to %s:%d" % (name, space, a[0], a[1], b[0], b[1]), file=out)
-    unmeasured = [(r, k) for r, sp in RULE_SPACE.items() for k in findings[r]
+    unmeasured = [(r, k) for r, sp in rules.items() for k in findings[r]
                   if measured(sp, reps, k) is None]
     print("\nFindings on lines with no measured traffic of their space: %s" %
           (", ".join("%s %s:%d" % (r, k[0], k[1]) for r, k in unmeasured) or "none"), file=out)
     summary = {}
-    for rule, space in RULE_SPACE.items():
+    for rule, space in rules.items():
         us = [u for u in units if u["rule"] == rule]
         c = defaultdict(int)
         for u in us:
@@ -244,7 +306,8 @@ def main():
             c["TP"], c["FP"], c["FN"], c["TN"], 100 * prec, 100 * rec, 100 * reca,
             ex, len(scored), 100.0 * ex / len(scored) if scored else float("nan"),
             exl, len(loops)), file=out)
-        unit = "wavefronts/ideal" if space == "shared" else "sectors/request"
+        unit = {"shared": "wavefronts/ideal", "global": "sectors/request",
+                "narrow": "bytes a thread an instruction"}[space]
         print("\nDisagreements (%s: predicted vs measured):\n" % unit, file=out)
         print("| file:line | kernel | verdict | predicted | measured | SASS | source |", file=out)
         print("|---|---|---|---|---|---|---|", file=out)
