@@ -1,4 +1,5 @@
 #include "analyzer/Analyzer.h"
+#include "analyzer/model/BlockShapes.h"
 #include "analyzer/model/KernelWalker.h"
 #include "analyzer/model/LaunchSites.h"
 #include "analyzer/warp/PaddingTrials.h"
@@ -42,6 +43,13 @@ std::string BlockShape::str() const {
   return "(" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + ")";
 }
 
+std::string shapeList(const std::vector<BlockShape> &shapes) {
+  std::string s;
+  for (const BlockShape &b : shapes)
+    s += (s.empty() ? "" : ", ") + b.str();
+  return s;
+}
+
 namespace {
 
 // Keeps the errors of a parse; warnings are not ours to report.
@@ -71,7 +79,7 @@ struct UnitModel {
   std::vector<ModeledKernel> kernels;
   std::vector<std::pair<std::string, std::string>> fileHashes;
   std::vector<LaunchSite> launches;
-  std::vector<const FunctionDecl *> launchCallees; // parallel to launches; AST lifetime only
+  std::vector<std::vector<const FunctionDecl *>> launchKernels; // parallel to launches; AST lifetime only
   std::vector<const FunctionDecl *> kernelDecls;   // parallel to kernels; AST lifetime only
   std::vector<std::vector<size_t>> kernelLaunches; // parallel to kernels: indices into launches
 };
@@ -125,8 +133,10 @@ public:
   }
 
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *call) {
-    out_.launches.push_back(modelLaunch(ctx_, call, current_));
-    out_.launchCallees.push_back(call->getDirectCallee());
+    bool viaPointer = false;
+    std::vector<const FunctionDecl *> kernels = launchedKernels(call, current_, viaPointer);
+    out_.launches.push_back(modelLaunch(ctx_, call, current_, kernels, viaPointer));
+    out_.launchKernels.push_back(std::move(kernels));
     return true;
   }
 
@@ -180,11 +190,18 @@ public:
     UnitModel &m = out_.model;
     dropInlinedHelpers(m);
     m.kernelLaunches.resize(m.kernels.size());
-    for (size_t k = 0; k < m.kernels.size(); ++k)
+    for (size_t k = 0; k < m.kernels.size(); ++k) {
+      const FunctionDecl *fd = m.kernelDecls[k];
+      if (fd->isExternallyVisible())
+        m.kernels[k].info.key = kernelKey(fd);
       for (size_t l = 0; l < m.launches.size(); ++l)
-        if (sameKernel(m.launchCallees[l], m.kernelDecls[k]))
-          m.kernelLaunches[k].push_back(l);
-    m.launchCallees.clear();
+        for (const FunctionDecl *launched : m.launchKernels[l])
+          if (sameKernel(launched, fd)) {
+            m.kernelLaunches[k].push_back(l);
+            break;
+          }
+    }
+    m.launchKernels.clear();
     m.kernelDecls.clear();
     recordHashes(ctx);
     out_.handled = true;
@@ -269,47 +286,24 @@ void explainUnknownIndex(const IndexExpr &offset, MemoryAccess &f) {
   f.unevaluatedReason = why;
 }
 
-BlockShape defaultShape(const ModeledKernel &k, const AnalyzerOptions &opts) {
-  if (k.threadDims >= 3)
-    return opts.default3D;
-  if (k.threadDims == 2)
-    return opts.default2D;
-  if (k.info.launchBoundsMaxThreads && *k.info.launchBoundsMaxThreads >= 32)
-    return BlockShape{*k.info.launchBoundsMaxThreads, 1, 1};
-  return opts.default1D;
-}
+// Launches in other units of a compile database, by the kernel key they
+// name (LaunchSite::externalKernelKeys).
+using ForeignLaunches = std::map<std::string, std::vector<const LaunchSite *>>;
 
 void evaluateKernel(ModeledKernel &k, const std::vector<size_t> &launches, const UnitModel &unit,
-                    const AnalyzerOptions &opts) {
-  std::vector<BlockShape> shapes;
-  std::optional<BlockShape> grid;
-  std::string source;
-  for (size_t i : launches) {
-    if (!unit.launches[i].block)
-      continue;
-    const BlockShape &b = *unit.launches[i].block;
-    if (b.threads() <= 0 || b.threads() > 1024)
-      continue;
-    if (std::find(shapes.begin(), shapes.end(), b) == shapes.end())
-      shapes.push_back(b);
-    if (unit.launches[i].grid)
-      grid = unit.launches[i].grid;
-    if (source.empty()) {
-      const SourceLocation &at = unit.launches[i].loc;
-      source = at.file == k.info.loc.file ? "launch at line " + std::to_string(at.line)
-                                          : "launch at " + at.file + ":" + std::to_string(at.line);
-    }
-  }
-  if (shapes.empty()) {
-    shapes.push_back(defaultShape(k, opts));
-    k.info.blockShapeAssumed = true;
-    source = "default " + shapes.back().str() + ": no launch site with a constant block shape";
-    k.info.blockShapeOrigin = "default";
-  } else {
-    k.info.blockShapeOrigin = "launch";
-  }
+                    const ForeignLaunches &foreign, const AnalyzerOptions &opts) {
+  std::vector<const LaunchSite *> own, other;
+  for (size_t i : launches)
+    own.push_back(&unit.launches[i]);
+  if (auto it = foreign.find(k.info.key); !k.info.key.empty() && it != foreign.end())
+    other = it->second;
+  ShapeChoice choice = chooseBlockShapes(k, own, other, opts.plausibleShapes);
+  const std::vector<BlockShape> &shapes = choice.shapes;
+  std::optional<BlockShape> grid = choice.grid;
   k.info.blockShapes = shapes;
-  k.info.blockShapeSource = source;
+  k.info.blockShapeSource = choice.source;
+  k.info.blockShapeOrigin = choice.origin;
+  k.info.blockShapeAssumed = choice.assumed;
 
   EvaluationOptions eo;
   eo.grid = grid;
@@ -363,8 +357,40 @@ void evaluateKernel(ModeledKernel &k, const std::vector<size_t> &launches, const
 
 } // namespace
 
-TranslationUnitResult analyzeUnit(const CompileJob &job, const AnalyzerOptions &opts) {
+namespace {
+
+// A parsed unit whose kernels wait for their block shapes: evaluation needs
+// the launches of every unit of the database (ModeledKernel holds no AST).
+struct ParsedUnit {
   TranslationUnitResult result;
+  UnitModel model;
+};
+
+// Headers the build does not find are replaced by empty ones in this
+// directory, which exists only in memory.
+constexpr const char *kMissingHeaderDir = "/warplint-missing-headers";
+constexpr int kMaxMissingHeaders = 8;
+
+// The header named by a "'X' file not found" fatal error, or "".
+std::string missingHeader(const ErrorCollector &errors) {
+  for (const FrontendMessage &e : errors.errors) {
+    const std::string suffix = "' file not found";
+    const std::string &m = e.message;
+    if (e.level != "fatal" || m.size() <= suffix.size() + 1 || m.front() != '\'' ||
+        m.compare(m.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
+    std::string name = m.substr(1, m.size() - suffix.size() - 1);
+    // Only a plain relative name can be provided on an include path.
+    if (name.empty() || name.front() == '/' || name.find("..") != std::string::npos)
+      return "";
+    return name;
+  }
+  return "";
+}
+
+ParsedUnit parseUnit(const CompileJob &job, const AnalyzerOptions &opts) {
+  ParsedUnit parsed;
+  TranslationUnitResult &result = parsed.result;
   result.file = job.file;
   ClangCommand cmd = buildClangCommand(job, opts.frontend);
   // Without carets clang also skips its "N errors generated" line on stderr;
@@ -372,29 +398,54 @@ TranslationUnitResult analyzeUnit(const CompileJob &job, const AnalyzerOptions &
   if (!cmd.argv.empty())
     cmd.argv.insert(cmd.argv.begin() + 1, "-fno-caret-diagnostics");
 
-  // Files under review (a fix being verified) are parsed from memory.
-  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs = llvm::vfs::getRealFileSystem();
-  if (!opts.overlayFiles.empty()) {
-    auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(fs);
-    auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-    for (const auto &[path, contents] : opts.overlayFiles)
-      memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(contents, path));
-    overlay->pushOverlay(memory);
-    fs = overlay;
+  std::vector<std::pair<std::string, SourceLocation>> missing; // header, where it was included
+  auto errorsOwner = std::make_unique<ErrorCollector>();
+  auto out = std::make_unique<UnitOutput>();
+  for (int attempt = 0;; ++attempt) {
+    // Files under review (a fix being verified) are parsed from memory, and
+    // so are the empty stand-ins for missing headers.
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs = llvm::vfs::getRealFileSystem();
+    std::vector<std::string> argv = cmd.argv;
+    if (!opts.overlayFiles.empty() || !missing.empty()) {
+      auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(fs);
+      auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+      for (const auto &[path, contents] : opts.overlayFiles)
+        memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(contents, path));
+      for (const auto &m : missing)
+        memory->addFile(std::string(kMissingHeaderDir) + "/" + m.first, 0, llvm::MemoryBuffer::getMemBuffer(""));
+      overlay->pushOverlay(memory);
+      fs = overlay;
+      if (!missing.empty() && argv.size() > 1)
+        argv.insert(argv.begin() + 1, {"-idirafter", kMissingHeaderDir});
+    }
+    auto files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions{cmd.directory}, fs);
+    out = std::make_unique<UnitOutput>();
+    errorsOwner = std::make_unique<ErrorCollector>();
+    tooling::ToolInvocation invocation(argv, std::make_unique<ModelAction>(*out), files.get());
+    invocation.setDiagnosticConsumer(errorsOwner.get());
+    invocation.run();
+    // A header only host code needs (omp.h, mpi.h, a project header the
+    // database does not point at) should not cost the file's kernels.
+    std::string header = errorsOwner->fatal ? missingHeader(*errorsOwner) : "";
+    if (header.empty() || attempt >= kMaxMissingHeaders ||
+        std::any_of(missing.begin(), missing.end(), [&](auto &m) { return m.first == header; }))
+      break;
+    SourceLocation at;
+    for (const FrontendMessage &e : errorsOwner->errors)
+      if (e.level == "fatal")
+        at = e.loc;
+    missing.push_back({header, at});
   }
-  auto files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions{cmd.directory}, fs);
-  UnitOutput out;
-  tooling::ToolInvocation invocation(cmd.argv, std::make_unique<ModelAction>(out), files.get());
-  ErrorCollector errors;
-  invocation.setDiagnosticConsumer(&errors);
-  invocation.run();
+  for (const auto &[header, at] : missing)
+    result.frontendNotes.push_back({at, "note", "header '" + header + "' not found; analyzed as if empty"});
 
+  const ErrorCollector &errors = *errorsOwner;
   result.compileErrors = errors.errors;
-  if (!out.handled) {
+  if (!out->handled) {
     result.parsed = false;
     result.fatalError = errors.errors.empty() ? "clang produced no AST for this file"
                                               : errors.errors.front().message;
-    return result;
+    return parsed;
   }
   // An error with no source location is about the command itself (a language
   // standard CUDA does not allow, an unknown GPU arch): clang parses on, but
@@ -403,51 +454,89 @@ TranslationUnitResult analyzeUnit(const CompileJob &job, const AnalyzerOptions &
     if (!e.loc.valid()) {
       result.parsed = false;
       result.fatalError = "the compile command was rejected: " + e.message;
-      return result;
+      return parsed;
     }
   result.parsed = true;
-  UnitModel &unit = out.model;
+  parsed.model = std::move(out->model);
+  result.launches = parsed.model.launches;
+  result.fileHashes = parsed.model.fileHashes;
+  if (errors.fatal && parsed.model.kernels.empty()) {
+    result.parsed = false;
+    result.fatalError = errors.errors.front().message;
+  }
+  return parsed;
+}
+
+TranslationUnitResult evaluateUnit(ParsedUnit &&parsed, const ForeignLaunches &foreign,
+                                   const AnalyzerOptions &opts) {
+  TranslationUnitResult result = std::move(parsed.result);
+  if (!result.parsed)
+    return result;
+  UnitModel &unit = parsed.model;
   for (size_t i = 0; i < unit.kernels.size(); ++i) {
     ModeledKernel &k = unit.kernels[i];
-    evaluateKernel(k, unit.kernelLaunches[i], unit, opts);
+    evaluateKernel(k, unit.kernelLaunches[i], unit, foreign, opts);
     for (auto &a : k.accesses)
       k.info.accesses.push_back(std::move(a.fact));
     result.kernels.push_back(std::move(k.info));
   }
-  result.launches = unit.launches;
-  result.fileHashes = unit.fileHashes;
-  if (errors.fatal && result.kernels.empty()) {
-    result.parsed = false;
-    result.fatalError = errors.errors.front().message;
-  }
   return result;
 }
 
-AnalysisResults analyze(const std::vector<CompileJob> &jobs, const AnalyzerOptions &opts) {
-  AnalysisResults r;
-  r.units.resize(jobs.size());
-  // Each unit is parsed by its own Clang instance (file manager, diagnostics,
-  // AST), so units run on worker threads that take the next job in turn; a
-  // unit's result goes to its job's slot, so the order never depends on timing.
+} // namespace
+
+TranslationUnitResult analyzeUnit(const CompileJob &job, const AnalyzerOptions &opts) {
+  return evaluateUnit(parseUnit(job, opts), ForeignLaunches{}, opts);
+}
+
+namespace {
+
+// Runs work(i) for i in [0, count) on `threads` workers that take the next
+// index in turn. Each unit is parsed by its own Clang instance (file
+// manager, diagnostics, AST) and evaluated on its own model, so units run in
+// parallel; results go to their index's slot, so the order never depends on
+// timing.
+template <typename Work> void forEachUnit(size_t count, unsigned threads, Work work) {
   std::atomic<size_t> next{0};
-  std::mutex progress;
-  size_t done = 0;
-  auto work = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < jobs.size();) {
-      r.units[i] = analyzeUnit(jobs[i], opts);
-      if (opts.onUnitDone) {
-        std::lock_guard<std::mutex> lock(progress);
-        opts.onUnitDone(++done, jobs.size(), jobs[i].file);
-      }
-    }
+  auto run = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < count;)
+      work(i);
   };
-  size_t threads = std::min<size_t>(std::max(1u, opts.threads), jobs.size());
+  size_t n = std::min<size_t>(std::max(1u, threads), count);
   std::vector<std::thread> workers;
-  for (size_t t = 1; t < threads; ++t)
-    workers.emplace_back(work);
-  work();
+  for (size_t t = 1; t < n; ++t)
+    workers.emplace_back(run);
+  run();
   for (std::thread &w : workers)
     w.join();
+}
+
+} // namespace
+
+AnalysisResults analyze(const std::vector<CompileJob> &jobs, const AnalyzerOptions &opts) {
+  std::vector<ParsedUnit> parsed(jobs.size());
+  std::mutex progress;
+  size_t done = 0;
+  forEachUnit(jobs.size(), opts.threads, [&](size_t i) {
+    parsed[i] = parseUnit(jobs[i], opts);
+    if (opts.onUnitDone) {
+      std::lock_guard<std::mutex> lock(progress);
+      opts.onUnitDone(++done, jobs.size(), jobs[i].file);
+    }
+  });
+  // Every unit's launches of kernels it only declares, for the units that
+  // define them. The launch sites live in `parsed` until evaluation ends.
+  // A unit only declares the kernels these launches name, so none of them
+  // matches a kernel of its own unit.
+  ForeignLaunches foreign;
+  for (const ParsedUnit &p : parsed)
+    for (const LaunchSite &l : p.model.launches)
+      for (const std::string &key : l.externalKernelKeys)
+        foreign[key].push_back(&l);
+  AnalysisResults r;
+  r.units.resize(jobs.size());
+  forEachUnit(jobs.size(), opts.threads,
+              [&](size_t i) { r.units[i] = evaluateUnit(std::move(parsed[i]), foreign, opts); });
   return r;
 }
 

@@ -2,6 +2,7 @@
 // the kernel model and evaluate every access for a warp. Returns facts only.
 #pragma once
 
+#include "analyzer/model/BlockShapes.h"
 #include "analyzer/results/AnalysisResults.h"
 #include "analyzer/frontend/CompileJobs.h"
 
@@ -13,10 +14,8 @@ namespace warplint {
 
 struct AnalyzerOptions {
   FrontendOptions frontend;
-  // Block shape used for kernels with no launch site of constant shape.
-  BlockShape default1D{256, 1, 1};
-  BlockShape default2D{32, 8, 1};
-  BlockShape default3D{32, 4, 2};
+  // Block shapes tried for kernels with no launch site of constant shape.
+  PlausibleShapes plausibleShapes;
   // Value given to symbolic parameters (a row pitch `n`) when lanes are
   // instantiated: large, a multiple of 32 elements (see README "Assumptions").
   int64_t symbolicValue = 1024;
@@ -31,10 +30,14 @@ struct AnalyzerOptions {
   std::function<void(size_t done, size_t total, const std::string &file)> onUnitDone;
 };
 
-// Analyzes one translation unit. Never throws; a TU that produced no AST has
-// `parsed == false` and `fatalError` set.
+// Analyzes one translation unit on its own (launches in other units are not
+// seen). Never throws; a TU that produced no AST has `parsed == false` and
+// `fatalError` set. Headers it cannot find are parsed as empty files
+// (TranslationUnitResult::frontendNotes says which).
 TranslationUnitResult analyzeUnit(const CompileJob &job, const AnalyzerOptions &opts);
 
+// Every unit, each kernel with the launches of every unit (a kernel defined
+// in a.cu and launched from b.cu gets b.cu's block shape).
 AnalysisResults analyze(const std::vector<CompileJob> &jobs, const AnalyzerOptions &opts);
 
 } // namespace warplint

@@ -60,6 +60,13 @@ ordered_json reportToJson(const AnalysisResults &results, const std::vector<Find
       d["message"] = m.message;
       u["compile_diagnostics"].push_back(std::move(d));
     }
+    for (const FrontendMessage &m : unit.frontendNotes) {
+      ordered_json d;
+      putLocation(d, m.loc);
+      d["level"] = m.level;
+      d["message"] = m.message;
+      u["frontend_notes"].push_back(std::move(d));
+    }
     j["units"].push_back(std::move(u));
   }
   return j;

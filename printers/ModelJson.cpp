@@ -23,7 +23,7 @@ nlohmann::json evalJson(const WarpAccessEval &e) {
 nlohmann::json kernelJson(const KernelInfo &k) {
   nlohmann::json j{{"name", k.name}, {"loc", loc(k.loc)}, {"global", k.isGlobal},
                    {"template_pattern", k.isTemplatePattern}, {"block_source", k.blockShapeSource},
-                   {"block_origin", k.blockShapeOrigin}};
+                   {"block_origin", k.blockShapeOrigin}, {"block_assumed", k.blockShapeAssumed}};
   if (!k.templateArgs.empty())
     j["template_args"] = k.templateArgs;
   if (k.launchBoundsMaxThreads)
@@ -90,6 +90,8 @@ nlohmann::json modelToJson(const AnalysisResults &results) {
     nlohmann::json uj{{"file", u.file}, {"parsed", u.parsed}};
     if (!u.fatalError.empty())
       uj["fatal_error"] = u.fatalError;
+    for (auto &n : u.frontendNotes)
+      uj["frontend_notes"].push_back({{"loc", loc(n.loc)}, {"message", n.message}});
     for (auto &k : u.kernels)
       uj["kernels"].push_back(kernelJson(k));
     for (auto &l : u.launches) {
@@ -99,6 +101,16 @@ nlohmann::json modelToJson(const AnalysisResults &results) {
         lj["block"] = shape(*l.block);
       if (l.grid)
         lj["grid"] = shape(*l.grid);
+      if (!l.block && (l.blockDims[0] || l.blockDims[1] || l.blockDims[2])) {
+        nlohmann::json dims = nlohmann::json::array();
+        for (auto &d : l.blockDims)
+          dims.push_back(d ? nlohmann::json(*d) : nlohmann::json(nullptr));
+        lj["block_partial"] = dims;
+      }
+      if (l.viaPointer)
+        lj["via_pointer"] = true;
+      if (!l.externalKernelKeys.empty())
+        lj["external_kernels"] = l.externalKernelKeys;
       lj["arg_allocations"] = l.argAllocations;
       uj["launches"].push_back(lj);
     }

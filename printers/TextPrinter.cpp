@@ -93,6 +93,8 @@ public:
                  (unit.fatalError.empty() ? std::string("no AST was produced") : unit.fatalError));
       return;
     }
+    for (const FrontendMessage &m : unit.frontendNotes)
+      header(m.loc.valid() ? where(m.loc) : file, "note", m.message);
     size_t count = unit.compileErrors.size();
     if (count == 0)
       return;

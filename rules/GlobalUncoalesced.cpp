@@ -43,17 +43,24 @@ public:
     for (const MemoryAccess &a : k.accesses) {
       if (a.space != AddressSpace::Global || a.worstEval < 0)
         continue;
-      const WarpAccessEval &e = worstEvaluation(a);
-      if (e.uniform || e.idealSectors <= 0)
+      ShapeVerdict v = verdictOverShapes(k, a, shows, ratioOf);
+      if (!v.eval)
         continue;
-      double ratio = static_cast<double>(e.sectors) / e.idealSectors;
-      if (ratio < kMinTrafficRatio || e.sectors - e.idealSectors < kMinExcessSectors)
-        continue;
-      out.push_back(makeFinding(k, a, e, ratio, ctx));
+      Finding f = makeFinding(k, a, *v.eval, ratioOf(*v.eval), ctx);
+      qualifyByShape(k, v, f);
+      out.push_back(std::move(f));
     }
   }
 
 private:
+  static double ratioOf(const WarpAccessEval &e) {
+    return e.idealSectors > 0 ? static_cast<double>(e.sectors) / e.idealSectors : 0;
+  }
+  static bool shows(const WarpAccessEval &e) {
+    return !e.uniform && e.idealSectors > 0 && ratioOf(e) >= kMinTrafficRatio &&
+           e.sectors - e.idealSectors >= kMinExcessSectors;
+  }
+
   static std::string ratioText(double r) {
     std::ostringstream os;
     if (std::fabs(r - std::round(r)) < 0.05)

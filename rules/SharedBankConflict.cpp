@@ -41,11 +41,16 @@ public:
     for (const MemoryAccess &a : k.accesses) {
       if (a.space != AddressSpace::Shared || a.worstEval < 0)
         continue;
-      const WarpAccessEval &e = worstEvaluation(a);
-      if (e.bankConflictDegree < 2 || e.uniform)
+      ShapeVerdict v = verdictOverShapes(
+          k, a, [](const WarpAccessEval &e) { return e.bankConflictDegree >= 2 && !e.uniform; },
+          [](const WarpAccessEval &e) { return e.bankConflictDegree * 1000.0 + e.wavefronts; });
+      if (!v.eval)
         continue;
-      Finding f = makeFinding(k, a, e, ctx);
-      describePaddingFix(k, a.base, offered.insert(a.base).second, f);
+      Finding f = makeFinding(k, a, *v.eval, ctx);
+      // A conflict only some plausible shapes have is no ground for a rewrite.
+      if (v.holdsForAll)
+        describePaddingFix(k, a.base, offered.insert(a.base).second, f);
+      qualifyByShape(k, v, f);
       out.push_back(std::move(f));
     }
   }

@@ -32,12 +32,63 @@ std::string accessVerb(const MemoryAccess &a) {
   return a.isWrite ? "write" : "read";
 }
 
+ShapeVerdict verdictOverShapes(const KernelInfo &k, const MemoryAccess &a,
+                               const std::function<bool(const WarpAccessEval &)> &shows,
+                               const std::function<double(const WarpAccessEval &)> &severity) {
+  ShapeVerdict v;
+  if (a.worstEval < 0)
+    return v;
+  if (!k.blockShapeAssumed) {
+    if (shows(worstEvaluation(a)))
+      v.eval = &worstEvaluation(a);
+    return v;
+  }
+  const WarpAccessEval *mildest = nullptr, *worst = nullptr;
+  for (const BlockShape &shape : k.blockShapes) {
+    const WarpAccessEval *found = nullptr;
+    for (const WarpAccessEval &e : a.evals)
+      if (e.block == shape && (!found || severity(e) > severity(*found)))
+        found = &e;
+    if (!found || !shows(*found)) {
+      v.notHolding.push_back(shape); // no lane runs it, or it runs well
+      continue;
+    }
+    v.holding.push_back(shape);
+    if (!mildest || severity(*found) < severity(*mildest))
+      mildest = found;
+    if (!worst || severity(*found) > severity(*worst))
+      worst = found;
+  }
+  if (v.holding.empty())
+    return v;
+  v.holdsForAll = v.notHolding.empty();
+  v.eval = v.holdsForAll ? mildest : worst;
+  return v;
+}
+
+void qualifyByShape(const KernelInfo &k, const ShapeVerdict &v, Finding &f) {
+  if (!k.blockShapeAssumed || !v.eval)
+    return;
+  f.details["block_shapes_holding"] = nlohmann::json::array();
+  for (const BlockShape &b : v.holding)
+    f.details["block_shapes_holding"].push_back({b.x, b.y, b.z});
+  if (v.holdsForAll) {
+    f.notes.push_back({{}, "the block shape is unknown (" + k.blockShapeOrigin +
+                               "); this holds for every plausible shape tried: " + shapeList(v.holding)});
+    return;
+  }
+  f.severity = "note";
+  f.message += "; only with block " + shapeList(v.holding);
+  f.notes.push_back({{}, "the block shape is unknown (" + k.blockShapeOrigin + ") and the verdict depends on it: it holds for " +
+                             shapeList(v.holding) + " but not for " + shapeList(v.notHolding)});
+}
+
 void addContextNotes(const KernelInfo &k, const MemoryAccess &a, const WarpAccessEval &e,
                      std::vector<FindingNote> &notes) {
   std::ostringstream os;
   os << "block " << e.block.str();
   if (k.blockShapeAssumed)
-    os << " assumed: no launch site with a constant block shape is visible";
+    os << " assumed: " << k.blockShapeSource;
   else
     os << " from the " << k.blockShapeSource;
   if (e.warpInBlock != 0)
@@ -64,6 +115,7 @@ nlohmann::json contextDetails(const KernelInfo &k, const MemoryAccess &a, const 
   d["block"] = {e.block.x, e.block.y, e.block.z};
   d["block_source"] = k.blockShapeSource;
   d["block_assumed"] = k.blockShapeAssumed;
+  d["block_origin"] = k.blockShapeOrigin;
   d["warp_in_block"] = e.warpInBlock;
   d["active_lanes"] = e.activeLanes;
   if (!e.iteration.empty())

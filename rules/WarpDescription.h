@@ -5,6 +5,7 @@
 #include "analyzer/results/AnalysisResults.h"
 #include "rules/Finding.h"
 #include <nlohmann/json.hpp>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,25 @@ void addContextNotes(const KernelInfo &k, const MemoryAccess &a, const WarpAcces
 // The same facts for `details`.
 nlohmann::json contextDetails(const KernelInfo &k, const MemoryAccess &a, const WarpAccessEval &e);
 
-std::string accessVerb(const MemoryAccess &a); // "read", "write" or "read-modify-write"
+std::string accessVerb(const MemoryAccess &a);
+
+// Which evaluation of an access a rule reports. With a known block shape:
+// the worst one, when it shows the finding. With assumed shapes
+// (KernelInfo::blockShapeAssumed, several plausible shapes tried): the
+// mildest one when every shape shows the finding (what holds for all of
+// them), else the worst of those that do, with `holdsForAll` false.
+struct ShapeVerdict {
+  const WarpAccessEval *eval = nullptr; // null: no finding
+  bool holdsForAll = true;
+  std::vector<BlockShape> holding, notHolding; // assumed shapes only
+};
+ShapeVerdict verdictOverShapes(const KernelInfo &k, const MemoryAccess &a,
+                               const std::function<bool(const WarpAccessEval &)> &shows,
+                               const std::function<double(const WarpAccessEval &)> &severity);
+
+// Says on a finding what its verdict rests on when the block shape is
+// assumed: a note listing the shapes it holds for, or, when it depends on the
+// shape, severity "note" and the shapes it needs. Nothing for known shapes.
+void qualifyByShape(const KernelInfo &k, const ShapeVerdict &v, Finding &f); // "read", "write" or "read-modify-write"
 
 } // namespace warplint

@@ -55,10 +55,12 @@ public:
     auto *fd = c->getDirectCallee();
     if (!fd)
       return true;
-    for (unsigned i = 0; i < c->getNumArgs() && i < fd->getNumParams(); ++i) {
+    // A member operator's first argument is the object, not a parameter.
+    unsigned shift = isa<CXXOperatorCallExpr>(c) && isa<CXXMethodDecl>(fd) ? 1 : 0;
+    for (unsigned i = 0; i + shift < c->getNumArgs() && i < fd->getNumParams(); ++i) {
       QualType pt = fd->getParamDecl(i)->getType();
       if (pt->isReferenceType() && !pt->getPointeeType().isConstQualified())
-        if (auto *v = varOf(c->getArg(i)))
+        if (auto *v = varOf(c->getArg(i + shift)))
           out.escaped.insert(v);
     }
     return true;

@@ -1,6 +1,10 @@
-// Launch sites `k<<<grid, block, smem, stream>>>` and the constant shapes
-// they use: dim3 constructors, integer constants, constexpr values and
-// locals that are initialized once and never written again.
+// Launch sites `k<<<grid, block, smem, stream>>>`: which kernels they start
+// and the block shapes they use. A component of a shape is known when it is a
+// constant, a constexpr value, an enumerator, a template argument or a local
+// that is initialized once and never written again; a dim3 may also be built
+// by member assignments (`b.x = 16;`), and a launch under `case N:` of
+// `switch (v)` sees v == N. Components that stay unknown are left empty
+// (LaunchSite::blockDims), so that the known ones can still be used.
 #pragma once
 
 #include "analyzer/results/AnalysisResults.h"
@@ -8,9 +12,26 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 
+#include <vector>
+
 namespace warplint {
 
+// `kernels` are the functions the launch may start (launchedKernels).
 LaunchSite modelLaunch(clang::ASTContext &ctx, const clang::CUDAKernelCallExpr *call,
-                       const clang::FunctionDecl *enclosing);
+                       const clang::FunctionDecl *enclosing,
+                       const std::vector<const clang::FunctionDecl *> &kernels, bool viaPointer);
+
+// The kernels a launch may start: its direct callee, or, for a launch through
+// a function-pointer variable or a table of them (`k<<<g, b>>>(...)`,
+// `table[i]<<<g, b>>>(...)`), every __global__ function named in that
+// variable's initializer or in an assignment to it inside `enclosing`.
+// `viaPointer` tells which. Empty when the pointer's values cannot be seen (a
+// parameter, say).
+std::vector<const clang::FunctionDecl *> launchedKernels(const clang::CUDAKernelCallExpr *call,
+                                                         const clang::FunctionDecl *enclosing, bool &viaPointer);
+
+// A kernel's identity across translation units: qualified name, template
+// arguments and parameter types ("ns::k(float *, int)").
+std::string kernelKey(const clang::FunctionDecl *fd);
 
 } // namespace warplint

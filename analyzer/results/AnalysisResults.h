@@ -3,6 +3,7 @@
 // turn these facts into findings.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,6 +38,7 @@ struct BlockShape {
   bool operator==(const BlockShape &o) const { return x == o.x && y == o.y && z == o.z; }
   std::string str() const;
 };
+std::string shapeList(const std::vector<BlockShape> &shapes); // "(128, 1, 1), (256, 1, 1)"
 
 struct ParamInfo {
   std::string name;
@@ -90,9 +92,18 @@ struct LoopInfo {
 };
 
 struct LaunchSite {
-  std::string kernel;
+  std::string kernel;              // the callee as written (a pointer's name for indirect launches)
   SourceLocation loc;
   std::optional<BlockShape> block; // set when every component evaluated
+  // Each component of the block shape that evaluated (a partial shape:
+  // `dim3 b(16, h)` gives x only).
+  std::array<std::optional<int64_t>, 3> blockDims;
+  bool blockByMemberAssignment = false; // a component came from `b.x = 16;`
+  // The kernels it may start that are only declared in its unit (defined in
+  // another one), as KernelInfo::key: what launches in other files of a
+  // compile database are matched by.
+  std::vector<std::string> externalKernelKeys;
+  bool viaPointer = false; // through a function-pointer variable or table
   std::optional<BlockShape> grid;
   std::string blockText, gridText, sharedBytesText;
   // Per kernel argument: the host variable it is when that variable holds its
@@ -200,6 +211,10 @@ struct ByteLaneKernel {
 
 struct KernelInfo {
   std::string name;
+  // Qualified name, template arguments and parameter types: how a launch in
+  // another unit names it. Empty for kernels other units cannot launch
+  // (internal linkage).
+  std::string key;
   SourceLocation loc;
   bool isGlobal = false;     // __global__ (else __device__)
   bool isTemplatePattern = false;
@@ -211,11 +226,16 @@ struct KernelInfo {
   std::vector<MemoryAccess> accesses;
   std::optional<int64_t> launchBoundsMaxThreads;
   std::vector<BlockShape> blockShapes; // shapes the accesses were evaluated under
-  bool blockShapeAssumed = false;      // no launch site with a constant shape
-  std::string blockShapeSource;        // "launch at f.cu:12" or "default (no launch site)"
-  // Where the shapes came from, one word for reports (bench/reach.py):
-  // "launch" (a launch site with constant shapes), "default" (none known),
-  // and the indirect routes as the analyzer learns them.
+  // No launch gives the whole shape: `blockShapes` are plausible shapes the
+  // rules must not pick from (they report what holds for all of them).
+  bool blockShapeAssumed = false;
+  std::string blockShapeSource;        // "launch at line 12", "launch at f.cu:12", why assumed
+  // Where the shapes came from, one phrase for reports
+  // (analyzer/model/BlockShapes.h): "launch" (a launch site with constant
+  // shapes), "pointer" (a launch through a function-pointer variable or
+  // table), "member assignment" (a dim3 set by `b.x = ...`), "launch in other
+  // file" (another unit of the compile database), "partial launch" (some
+  // components known), "launch_bounds", "default" (none known).
   std::string blockShapeOrigin;
   std::vector<LaunchSite> launchSites; // the launches of this kernel visible in the unit
   std::vector<BytePackWindow> bytePackWindows;
@@ -233,6 +253,9 @@ struct TranslationUnitResult {
   bool parsed = false;                 // an AST was produced
   std::string fatalError;              // why not, when !parsed
   std::vector<FrontendMessage> compileErrors; // errors while parsing (kernels may still be analyzed)
+  // What the analyzer did to parse at all: "header 'omp.h' not found;
+  // analyzed as if empty" (level "note").
+  std::vector<FrontendMessage> frontendNotes;
   std::vector<KernelInfo> kernels;
   std::vector<LaunchSite> launches;
   // Content hash (analyzer/results/Fix.h contentHash) of each user file the parse read,

@@ -2,6 +2,7 @@
 # of positives and negatives; RUN lines pass -implicit-check-not so that any
 # warning the file does not expect fails the test.
 import os
+import sys
 import lit.formats
 
 config.name = "warplint"
@@ -14,6 +15,7 @@ config.excludes = ["Inputs"]
 llvm_bin = config.llvm_tools_dir
 config.substitutions.append(("%warplint", os.path.join(config.warplint_obj_root, "bin", "warplint")))
 config.substitutions.append(("%FileCheck", os.path.join(llvm_bin, "FileCheck")))
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%not", os.path.join(llvm_bin, "not")))
 config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("PATH", "")])
 # The analyzer must not depend on a terminal.

@@ -201,4 +201,5 @@ int main() {
   oneDimensional<<<1, 32>>>(0);
   haloTile<<<1, dim3(16, 16)>>>(0, 0);
   float4Columns<<<1, dim3(32, 8)>>>(0);
+  transposeTemplate<32><<<1, dim3(32, 8)>>>(0);
 }
