@@ -313,11 +313,11 @@ private:
       width = tr_.sizeOf(target->getType());
     }
     if (!target->containsErrors()) {
-      if (auto ref = tr_.lvalue(target)) {
-        if (ref->space == AddressSpace::Shared || ref->space == AddressSpace::Global ||
-            ref->space == AddressSpace::Constant || ref->space == AddressSpace::Local)
-          record(target, *ref, use, width);
-      }
+      // Generic: memory through a pointer whose space could not be traced
+      // (a parameter of a helper analyzed on its own). Recorded so that the
+      // gap is reported ("unknown address space"); no rule judges it.
+      if (auto ref = tr_.lvalue(target))
+        record(target, *ref, use, width);
     }
     addressOperands(target);
   }
@@ -410,7 +410,7 @@ private:
     if (auto *uo = dyn_cast<UnaryOperator>(shown); uo && uo->getOpcode() == UO_AddrOf)
       shown = uo->getSubExpr()->IgnoreParens();
     if (!ptr->containsErrors())
-      if (auto ref = tr_.pointee(ptr); ref && ref->space != AddressSpace::Generic)
+      if (auto ref = tr_.pointee(ptr))
         record(shown, *ref, use, width);
     addressOperands(ptr->IgnoreParenImpCasts());
     for (unsigned i = 1; i < call->getNumArgs(); ++i)
