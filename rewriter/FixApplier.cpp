@@ -233,7 +233,8 @@ private:
     for (size_t i : fixes) {
       const FixOutcome &o = out_.outcomes[i];
       for (const Finding &f : remaining)
-        if (f.rule == o.rule && f.kernel == o.kernel && f.details.value("subject", "") == o.fix.subject)
+        if (f.rule == o.rule && f.kernel == o.kernel && f.details.value("subject", "") == o.fix.subject &&
+            (o.fix.residualDegree == 0 || f.details.value("degree", 0) > o.fix.residualDegree))
           return "its finding remains after the fix: line " + std::to_string(f.loc.line) + ": " + f.message;
     }
     if (!opts_.nvcc.empty())

@@ -1,6 +1,9 @@
 // The padding rewrite offered by shared-bank-conflict (S_1): pick the
 // smallest padding of the innermost dimension that the analyzer's trials show
-// to be conflict-free for every access, or say why none is offered.
+// to be conflict-free for every access; where none is, the padding with the
+// fewest wavefronts above the ideal if it beats the layout as written, naming
+// the conflicts it leaves; or say why none is offered. A note names the XOR
+// swizzle when the trials show it conflict-free.
 #pragma once
 
 #include "analyzer/results/AnalysisResults.h"

@@ -270,6 +270,10 @@ ExprRef ExprTranslator::translate(const Expr *e, int depth) {
                                             translate(co->getTrueExpr(), depth + 1),
                                             translate(co->getFalseExpr(), depth + 1)});
   if (auto *call = dyn_cast<CallExpr>(e)) {
+    if (auto v = cooperativeGroupsValue(call, depth))
+      return v;
+    if (auto v = returnedValue(call, depth))
+      return v;
     auto *fd = call->getDirectCallee();
     std::string callee = fd ? fd->getNameAsString() : "";
     if (call->getNumArgs() == 2) {
@@ -283,6 +287,9 @@ ExprRef ExprTranslator::translate(const Expr *e, int depth) {
     }
     return IndexExpr::unknown("the result of a call to '" + callee + "'");
   }
+  if (auto *me = dyn_cast<MemberExpr>(e))
+    if (auto v = cooperativeGroupsMember(me, depth))
+      return v;
   if (isa<ArraySubscriptExpr>(e) || isa<MemberExpr>(e) ||
       (isa<UnaryOperator>(e) && cast<UnaryOperator>(e)->getOpcode() == UO_Deref))
     return IndexExpr::unknown("a value loaded from memory");
@@ -310,6 +317,16 @@ MemoryRef ExprTranslator::rootRef(const ValueDecl *d, QualType elementType) {
 }
 
 std::optional<MemoryRef> ExprTranslator::lvalue(const Expr *e) { return lvalueAt(e, 0); }
+
+std::optional<MemoryRef> ExprTranslator::retyped(std::optional<MemoryRef> ref, QualType elementType) const {
+  // Accesses through the cast pointer index elements of the new type.
+  int64_t size = sizeOf(elementType);
+  if (ref && size > 0) {
+    ref->rootElementSize = size;
+    ref->rootElementType = elementType.getUnqualifiedType().getAsString();
+  }
+  return ref;
+}
 
 std::optional<MemoryRef> ExprTranslator::lvalueAt(const Expr *e, int depth) {
   if (!e || depth > kMaxDepth)
@@ -359,9 +376,13 @@ std::optional<MemoryRef> ExprTranslator::lvalueAt(const Expr *e, int depth) {
     return base;
   }
   if (auto *cast = dyn_cast<CastExpr>(e)) {
-    if (cast->getCastKind() == CK_NoOp || cast->getCastKind() == CK_LValueBitCast)
+    if (cast->getCastKind() == CK_NoOp)
       return lvalueAt(cast->getSubExpr(), depth + 1);
+    if (cast->getCastKind() == CK_LValueBitCast)
+      return retyped(lvalueAt(cast->getSubExpr(), depth + 1), cast->getType());
   }
+  if (auto *call = dyn_cast<CallExpr>(e); call && call->getCallReturnType(ctx_)->isReferenceType())
+    return returnedMemory(call, depth + 1); // `float &at(int i) { return tile[i]; }`
   return std::nullopt;
 }
 
@@ -374,14 +395,20 @@ std::optional<MemoryRef> ExprTranslator::pointerValue(const Expr *e, int depth) 
     case CK_ArrayToPointerDecay:
       return lvalueAt(cast->getSubExpr(), depth + 1);
     case CK_NoOp:
-    case CK_BitCast:
     case CK_LValueToRValue:
     case CK_AddressSpaceConversion:
+    case CK_UserDefinedConversion: // `T *s = SharedMemory<T>();` through `operator T *()`
       return pointerValue(cast->getSubExpr(), depth + 1);
+    case CK_BitCast: // a buffer carved into typed pointers: `(float *)(smem + 256)`
+      return retyped(pointerValue(cast->getSubExpr(), depth + 1), cast->getType()->getPointeeType());
     default:
       return std::nullopt;
     }
   }
+  if (auto *ewc = dyn_cast<ExprWithCleanups>(e))
+    return pointerValue(ewc->getSubExpr(), depth + 1);
+  if (auto *call = dyn_cast<CallExpr>(e); call && call->getType()->isPointerType())
+    return returnedMemory(call, depth + 1);
   if (auto *dre = dyn_cast<DeclRefExpr>(e)) {
     auto *v = dyn_cast<VarDecl>(dre->getDecl());
     if (!v)

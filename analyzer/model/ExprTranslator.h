@@ -55,6 +55,11 @@ public:
   void bindParam(const clang::ParmVarDecl *p, ExprRef value) { paramValues_[p] = std::move(value); }
   void bindParamMemory(const clang::ParmVarDecl *p, const MemoryRef &ref) { paramMemory_[p] = ref; }
   void unbindLoopVar(const clang::VarDecl *v) { loopVars_.erase(v); }
+  // Prepares `child`, a translator for `callee`'s body, for the call `call`:
+  // one call deeper, its scalar parameters bound to the arguments' values and
+  // its pointer and reference parameters to the memory they designate.
+  void bindCallArguments(const clang::CallExpr *call, const clang::FunctionDecl *callee, ExprTranslator &child);
+  int callDepth() const { return callDepth_; }
   int64_t sizeOf(clang::QualType t) const;
 
   // Scalar parameters that appeared in a translated index, by name.
@@ -62,6 +67,11 @@ public:
   void clearSymbolicParams() { symbolicParams_.clear(); }
 
   static AddressSpace spaceOf(const clang::ValueDecl *root, const clang::FunctionDecl *fn);
+
+  // The linear thread id within the block (threadIdx.x + threadIdx.y*blockDim.x
+  // + threadIdx.z*blockDim.x*blockDim.y) as one shared node, so that a kernel
+  // reading it through cooperative groups is not taken for a 3-D one.
+  static const ExprRef &linearThreadId();
 
 private:
   ExprRef translate(const clang::Expr *e, int depth);
@@ -71,6 +81,24 @@ private:
   MemoryRef rootRef(const clang::ValueDecl *d, clang::QualType elementType);
   // `elements` elements of `elementType`, in bytes; unknown when its size is.
   ExprRef bytesOf(ExprRef elements, clang::QualType elementType) const;
+  // `ref` seen through a pointer cast to `elementType` (same memory, new element).
+  std::optional<MemoryRef> retyped(std::optional<MemoryRef> ref, clang::QualType elementType) const;
+
+  // Calls to the user's functions (CallResults.cpp): what the body returns,
+  // evaluated with the parameters bound to the call's arguments. Null or
+  // nullopt when the callee is not the user's, returns differently on
+  // different paths, or returns something of its own (a parameter it was
+  // not given, a local).
+  std::optional<MemoryRef> returnedMemory(const clang::CallExpr *call, int depth);
+  ExprRef returnedValue(const clang::CallExpr *call, int depth);
+  // Cooperative groups (CooperativeGroups.cpp): ranks and sizes of the block,
+  // its static or dynamic tiles and the grid, by the API's qualified names
+  // (the toolkit headers are not walked). Null when `call` is not one.
+  ExprRef cooperativeGroupsValue(const clang::CallExpr *call, int depth);
+  // `.x`/`.y`/`.z` of a group's thread_index(), group_index(), group_dim()...
+  ExprRef cooperativeGroupsMember(const clang::MemberExpr *me, int depth);
+  struct Group;
+  Group groupOf(const clang::Expr *object, int depth);
 
   clang::ASTContext &ctx_;
   const clang::FunctionDecl *fn_;
@@ -79,6 +107,7 @@ private:
   llvm::DenseMap<const clang::ParmVarDecl *, ExprRef> paramValues_;
   llvm::DenseMap<const clang::ParmVarDecl *, MemoryRef> paramMemory_;
   std::vector<std::string> symbolicParams_;
+  int callDepth_ = 0; // calls followed to reach this body (returned values)
 };
 
 } // namespace warplint

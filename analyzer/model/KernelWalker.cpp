@@ -96,20 +96,7 @@ private:
     child.guards_ = guards_;
     child.callChain_ = callChain_;
     child.callChain_.push_back(toLocation(ctx_.getSourceManager(), call->getBeginLoc()));
-    for (unsigned i = 0; i < call->getNumArgs() && i < def->getNumParams(); ++i) {
-      const ParmVarDecl *param = def->getParamDecl(i);
-      const Expr *arg = call->getArg(i);
-      QualType t = param->getType();
-      if (t->isPointerType()) {
-        if (auto ref = tr_.pointee(arg))
-          child.tr_.bindParamMemory(param, *ref);
-      } else if (t->isReferenceType()) {
-        if (auto ref = tr_.lvalue(arg))
-          child.tr_.bindParamMemory(param, *ref);
-      } else if (t->isIntegralOrEnumerationType()) {
-        child.tr_.bindParam(param, tr_.index(arg));
-      }
-    }
+    tr_.bindCallArguments(call, def, child.tr_);
     child.walkBody();
     out_.inlinedCallees.push_back(def);
     return true;
@@ -326,11 +313,11 @@ private:
       width = tr_.sizeOf(target->getType());
     }
     if (!target->containsErrors()) {
-      if (auto ref = tr_.lvalue(target)) {
-        if (ref->space == AddressSpace::Shared || ref->space == AddressSpace::Global ||
-            ref->space == AddressSpace::Constant || ref->space == AddressSpace::Local)
-          record(target, *ref, use, width);
-      }
+      // Generic: memory through a pointer whose space could not be traced
+      // (a parameter of a helper analyzed on its own). Recorded so that the
+      // gap is reported ("unknown address space"); no rule judges it.
+      if (auto ref = tr_.lvalue(target))
+        record(target, *ref, use, width);
     }
     addressOperands(target);
   }
@@ -423,7 +410,7 @@ private:
     if (auto *uo = dyn_cast<UnaryOperator>(shown); uo && uo->getOpcode() == UO_AddrOf)
       shown = uo->getSubExpr()->IgnoreParens();
     if (!ptr->containsErrors())
-      if (auto ref = tr_.pointee(ptr); ref && ref->space != AddressSpace::Generic)
+      if (auto ref = tr_.pointee(ptr))
         record(shown, *ref, use, width);
     addressOperands(ptr->IgnoreParenImpCasts());
     for (unsigned i = 1; i < call->getNumArgs(); ++i)
@@ -494,6 +481,22 @@ private:
   std::map<const Stmt *, std::pair<const VarDecl *, ExprRef>> rebindAfter_;
 };
 
+// 1 + the highest threadIdx dimension `e` uses. A cooperative-groups rank
+// (the linear thread id) reads every dimension but fits any block shape, so
+// it does not make a kernel 2-D or 3-D.
+int threadDimsOf(const IndexExpr &e) {
+  if (&e == ExprTranslator::linearThreadId().get())
+    return 1;
+  if (e.op == ExprOp::Sym)
+    return e.sym.kind == SymbolKind::ThreadIdx ? e.sym.index + 1 : 1;
+  int dims = 1;
+  if (e.op == ExprOp::LoopVar)
+    return std::max(threadDimsOf(*e.loop->init), threadDimsOf(*e.loop->step));
+  for (auto &o : e.operands)
+    dims = std::max(dims, threadDimsOf(*o));
+  return dims;
+}
+
 } // namespace
 
 bool isDeviceFunction(const FunctionDecl *fd) {
@@ -526,13 +529,8 @@ ModeledKernel modelKernel(ASTContext &ctx, const FunctionDecl *fn) {
   WalkState state;
   Walker w(ctx, fn, m, state);
   w.run();
-  for (auto &a : m.accesses) {
-    std::vector<Symbol> syms;
-    a.guarded.byteOffset->collectSymbols(syms);
-    for (auto &s : syms)
-      if (s.kind == SymbolKind::ThreadIdx)
-        m.threadDims = std::max(m.threadDims, s.index + 1);
-  }
+  for (auto &a : m.accesses)
+    m.threadDims = std::max(m.threadDims, threadDimsOf(*a.guarded.byteOffset));
   return m;
 }
 

@@ -80,8 +80,19 @@ struct ArrayInfo {
     int64_t padElements = 0;
     int worstDegree = 1;      // worst bank-conflict degree over all accesses
     int excessWavefronts = 0; // sum over accesses of wavefronts above the ideal
+    // The accesses still conflicted under this layout: index into
+    // KernelInfo::accesses and the worst degree over the evaluated shapes.
+    struct Residual {
+      size_t access = 0;
+      int degree = 1;
+    };
+    std::vector<Residual> residuals;
   };
   std::vector<PaddingTrial> paddingTrials;
+  // The same accesses with the innermost index c of a[..][r][c] replaced by
+  // c ^ (r % extent) (an XOR swizzle that keeps the size), when the innermost
+  // extent is a power of two; padElements is 0.
+  std::optional<PaddingTrial> xorSwizzleTrial;
 };
 
 struct LoopInfo {

@@ -37,6 +37,10 @@ struct Fix {
   // kernel may name it any more (re-analysis checks this).
   std::string subject;                // e.g. the array or parameter name
   bool changesLaunch = false;         // edits a launch site: only with --fix-launch
+  // A fix that lowers a cost without removing it (a padding that leaves
+  // 2-way conflicts where none is conflict-free): findings on the subject up
+  // to this degree (details["degree"]) may remain. 0: none may.
+  int residualDegree = 0;
 };
 
 // Content hashes of the files an analysis read, so that a fix is never applied

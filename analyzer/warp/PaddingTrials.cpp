@@ -43,6 +43,37 @@ bool leavesRow(const ModeledAccess &a, int64_t extent, const std::vector<BlockSh
   return false;
 }
 
+// Every access re-evaluated with the byte offset `offsetOf` gives it, in an
+// array whose innermost extent grew by `pad`.
+template <typename OffsetOf>
+ArrayInfo::PaddingTrial layoutTrial(const ModeledKernel &k, const ArrayInfo &array,
+                                    const std::vector<const ModeledAccess *> &accesses,
+                                    const std::vector<BlockShape> &shapes, const EvaluationOptions &opts,
+                                    OffsetOf offsetOf, int64_t pad) {
+  ArrayInfo::PaddingTrial trial;
+  int64_t total = array.elementSize;
+  for (size_t i = 0; i + 1 < array.dims.size(); ++i)
+    total *= array.dims[i];
+  int64_t extent = total * (array.dims.back() + pad);
+  for (const ModeledAccess *a : accesses) {
+    GuardedAccess g = a->guarded;
+    g.byteOffset = offsetOf(*a);
+    g.extentBytes = extent;
+    int degree = 1;
+    for (const BlockShape &shape : shapes) {
+      auto e = evaluateWarpAccess(g, shape, opts);
+      if (!e || e->uniform)
+        continue;
+      degree = std::max(degree, e->bankConflictDegree);
+      trial.excessWavefronts += std::max(0, e->wavefronts - e->idealWavefronts);
+    }
+    trial.worstDegree = std::max(trial.worstDegree, degree);
+    if (degree >= 2)
+      trial.residuals.push_back({static_cast<size_t>(a - k.accesses.data()), degree});
+  }
+  return trial;
+}
+
 } // namespace
 
 void evaluatePaddings(ModeledKernel &k, const std::vector<BlockShape> &shapes, const EvaluationOptions &opts) {
@@ -76,31 +107,28 @@ void evaluatePaddings(ModeledKernel &k, const std::vector<BlockShape> &shapes, c
     if (!array.layoutEscapes.empty())
       continue;
     // Up to one full row of banks (128 bytes) of padding; the first padding
-    // that is conflict-free ends the search.
+    // that is conflict-free ends the search. When none is, every padding is
+    // kept, so that a rule can weigh what each leaves.
     int64_t maxPad = std::max<int64_t>(1, 128 / array.elementSize);
-    int64_t total = array.elementSize;
-    for (size_t i = 0; i < array.dims.size(); ++i)
-      total *= array.dims[i];
     for (int64_t pad = 0; pad <= maxPad; ++pad) {
-      ArrayInfo::PaddingTrial trial;
+      ArrayInfo::PaddingTrial trial = layoutTrial(k, array, accesses, shapes, opts, [&](const ModeledAccess &a) {
+        return linearized(a.subscripts, array.dims, pad, array.elementSize);
+      }, pad);
       trial.padElements = pad;
-      int64_t extent = total / array.dims.back() * (array.dims.back() + pad);
-      for (const ModeledAccess *a : accesses) {
-        GuardedAccess g = a->guarded;
-        g.byteOffset = linearized(a->subscripts, array.dims, pad, array.elementSize);
-        g.extentBytes = extent;
-        for (const BlockShape &shape : shapes) {
-          auto e = evaluateWarpAccess(g, shape, opts);
-          if (!e || e->uniform)
-            continue;
-          trial.worstDegree = std::max(trial.worstDegree, e->bankConflictDegree);
-          trial.excessWavefronts += std::max(0, e->wavefronts - e->idealWavefronts);
-        }
-      }
       array.paddingTrials.push_back(trial);
       if (pad > 0 && trial.worstDegree < 2 && trial.excessWavefronts == 0)
         break;
     }
+    // The XOR swizzle a[..][r][c ^ (r % extent)] keeps every index in its row
+    // only when the extent is a power of two.
+    int64_t extent = array.dims.back();
+    if ((extent & (extent - 1)) == 0 && extent > 1)
+      array.xorSwizzleTrial = layoutTrial(k, array, accesses, shapes, opts, [&](const ModeledAccess &a) {
+        std::vector<ExprRef> subs = a.subscripts;
+        ExprRef r = subs[subs.size() - 2];
+        subs.back() = IndexExpr::make(ExprOp::Xor, {subs.back(), IndexExpr::make(ExprOp::Rem, {r, IndexExpr::constant(extent)})});
+        return linearized(subs, array.dims, 0, array.elementSize);
+      }, 0);
   }
 }
 

@@ -39,16 +39,17 @@ __global__ void literalDouble(double *out) {
 
 // A 16x16 block: a warp writes two rows. Any padding that frees the column
 // read makes the row write conflict (the second row wraps onto the first's
-// banks), so no padding is offered.
+// banks), so the padding with the fewest wavefronts is applied and the
+// conflict it leaves is stated (tests/lit/fixes/padding-partial.cu).
 __global__ void halfTile(int *out) {
   __shared__ int h[16][16];
-  // CHECK-FIXES: {{^}}  __shared__ int h[16][16];{{$}}
+  // CHECK-FIXES: {{^}}  __shared__ int h[16][18];{{$}}
   h[threadIdx.y][threadIdx.x] = threadIdx.x;
   __syncthreads();
   out[threadIdx.y * 16 + threadIdx.x] = h[threadIdx.x][threadIdx.y];
 }
 // CHECK-LOG: warning: 8-way bank conflict on read of shared 'h'
-// CHECK-LOG: note: no padding fix: no padding up to 32 elements makes every access conflict-free
+// CHECK-LOG: note: fix (--fix): pad the innermost dimension of 'h' by 2 (16 -> 18 elements a row): '16' -> '18'; no padding makes every access conflict-free; padding to [16][18] leaves 2-way conflicts on the write 'h[threadIdx.y][threadIdx.x]'
 
 template <int N> __global__ void transposeTemplate(float *out) {
   __shared__ float t[N][N];
@@ -181,6 +182,7 @@ __global__ void oneDimensional(int *out) {
 
 // CHECK-LOG: warplint: fixed {{.*}}: pad the innermost dimension of 'tile' by 1 (32 -> 33 elements a row): 'TILE_DIM' -> 'TILE_DIM + 1' [shared-bank-conflict]
 // CHECK-LOG: warplint: fixed {{.*}}: pad the innermost dimension of 'd' by 1 (32 -> 33 elements a row): '32' -> '33'
+// CHECK-LOG: warplint: fixed {{.*}}: pad the innermost dimension of 'h' by 2 (16 -> 18 elements a row): '16' -> '18'
 // CHECK-LOG: warplint: fixed {{.*}}: pad the innermost dimension of 't' by 1 (32 -> 33 elements a row): 'N' -> 'N + 1'
 
 // CHECK-AGAIN-NOT: warplint: fixed
