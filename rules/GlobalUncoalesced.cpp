@@ -3,7 +3,9 @@
 #include "rules/AllRules.h"
 #include "rules/ProfileCosts.h"
 #include "rules/WarpDescription.h"
+#include "analyzer/warp/UniformSweep.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -43,17 +45,82 @@ public:
     for (const MemoryAccess &a : k.accesses) {
       if (a.space != AddressSpace::Global || a.worstEval < 0)
         continue;
+      if (a.uniformSweep) {
+        checkSwept(k, a, ctx, out);
+        continue;
+      }
       const WarpAccessEval &e = worstEvaluation(a);
-      if (e.uniform || e.idealSectors <= 0)
-        continue;
-      double ratio = static_cast<double>(e.sectors) / e.idealSectors;
-      if (ratio < kMinTrafficRatio || e.sectors - e.idealSectors < kMinExcessSectors)
-        continue;
-      out.push_back(makeFinding(k, a, e, ratio, ctx));
+      if (reported(e))
+        out.push_back(makeFinding(k, a, e, ctx, ""));
     }
   }
 
 private:
+  static double ratioOf(const WarpAccessEval &e) {
+    return e.idealSectors > 0 ? static_cast<double>(e.sectors) / e.idealSectors : 0;
+  }
+  static bool reported(const WarpAccessEval &e) {
+    return !e.uniform && e.idealSectors > 0 && ratioOf(e) >= kMinTrafficRatio &&
+           e.sectors - e.idealSectors >= kMinExcessSectors;
+  }
+
+  // An address with warp-uniform unknowns: reported when uncoalesced for
+  // every value tried, or, when a clean condition on one of them (a symbolic
+  // lane stride: "size >= 2") says when, with that condition.
+  static void checkSwept(const KernelInfo &k, const MemoryAccess &a, const RuleContext &ctx,
+                         std::vector<Finding> &out) {
+    const UniformSweep &sweep = *a.uniformSweep;
+    auto holds = [](const UniformSample &s) { return s.worst >= 0 && reported(s.evals[s.worst]); };
+    if (holdsForEveryValue(sweep, holds)) {
+      Finding f = makeFinding(k, a, worstEvaluation(a), ctx, "");
+      f.details["condition"] = "every value";
+      out.push_back(std::move(f));
+      return;
+    }
+    const UniformSample *worst = nullptr;
+    for (auto &s : sweep.samples)
+      if (holds(s) && (!worst || ratioOf(s.evals[s.worst]) > ratioOf(worst->evals[worst->worst])))
+        worst = &s;
+    if (!worst)
+      return;
+    double top = ratioOf(worst->evals[worst->worst]);
+    auto worstWhen = describeCondition(sweep, [&](const UniformSample &s) {
+      return holds(s) && ratioOf(s.evals[s.worst]) >= top;
+    });
+    auto when = describeCondition(sweep, holds);
+    // The numbers: the worst when one condition says when they hold, else
+    // those of a large value tried (a multiple of 32 where one holds), named.
+    const UniformSample *shown = worst;
+    if (!worstWhen) {
+      const UniformSample *aligned = nullptr, *last = nullptr;
+      for (auto &s : sweep.samples)
+        if (holds(s)) {
+          last = &s;
+          if (std::all_of(s.values.begin(), s.values.end(), [](int64_t v) { return v % 32 == 0; }))
+            aligned = &s;
+        }
+      shown = aligned ? aligned : last;
+      // No condition describes when: stated for large values only (every
+      // unknown a multiple of 32, as a row pitch usually is), or not at all.
+      if (!when && !aligned)
+        return;
+    }
+    std::string at;
+    for (size_t i = 0; i < sweep.symbols.size(); ++i)
+      at += (i ? ", " : "") + sweep.symbols[i] + " = " + std::to_string(shown->values[i]);
+    std::string suffix = worstWhen ? "when " + *worstWhen
+                         : when    ? "at " + at + "; at least twice the ideal when " + *when
+                                   : "at " + at + " (it depends on their values)";
+    Finding f = makeFinding(k, a, shown->evals[shown->worst], ctx, suffix);
+    if (worstWhen)
+      f.notes.push_back({{}, (when ? "the traffic is at least twice the ideal when " + *when + "; " : std::string()) +
+                                 "the numbers are for " + at});
+    f.details["condition"] = worstWhen ? *worstWhen : when ? *when : at;
+    if (when)
+      f.details["reported_when"] = *when;
+    out.push_back(std::move(f));
+  }
+
   static std::string ratioText(double r) {
     std::ostringstream os;
     if (std::fabs(r - std::round(r)) < 0.05)
@@ -63,8 +130,11 @@ private:
     return os.str();
   }
 
-  static Finding makeFinding(const KernelInfo &k, const MemoryAccess &a, const WarpAccessEval &e, double ratio,
-                             const RuleContext &ctx) {
+  // `condition`: when the numbers hold, for an address with warp-uniform
+  // unknowns ("size >= 8"); empty when they hold as they are.
+  static Finding makeFinding(const KernelInfo &k, const MemoryAccess &a, const WarpAccessEval &e,
+                             const RuleContext &ctx, const std::string &condition) {
+    double ratio = ratioOf(e);
     Finding f;
     f.rule = kInfo.id;
     f.severity = "warning";
@@ -74,6 +144,8 @@ private:
                 " sectors per request where " + std::to_string(e.idealSectors) +
                 (e.idealSectors == 1 ? " suffices: " : " suffice: ") + ratioText(ratio) +
                 "x the traffic";
+    if (!condition.empty())
+      f.message += " " + condition;
     f.details = contextDetails(k, a, e);
     if (ctx.profile) {
       std::string cost = globalTrafficCost(*ctx.profile, e.sectors, e.idealSectors,
@@ -83,7 +155,9 @@ private:
     }
     std::ostringstream warp;
     warp << e.activeLanes << " lanes each move " << a.widthBytes << " bytes";
-    if (e.laneStrideKnown) {
+    if (a.uniformSweep && !a.uniformSweep->laneStride.empty() && !condition.empty()) {
+      warp << "; consecutive lanes are " << a.uniformSweep->laneStride << " bytes apart";
+    } else if (e.laneStrideKnown) {
       warp << "; consecutive lanes are " << e.laneStrideBytes << " bytes apart";
       if (a.widthBytes > 0 && e.laneStrideBytes % a.widthBytes == 0)
         warp << " (stride " << e.laneStrideBytes / a.widthBytes << " elements)";
