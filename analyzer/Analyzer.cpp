@@ -3,6 +3,7 @@
 #include "analyzer/model/KernelWalker.h"
 #include "analyzer/model/LaunchSites.h"
 #include "analyzer/warp/PaddingTrials.h"
+#include "analyzer/warp/UniformSweep.h"
 #include "analyzer/results/Fix.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -273,7 +274,9 @@ void explainUnknownIndex(const IndexExpr &offset, MemoryAccess &f) {
     f.unevaluatedClass = "data-dependent index";
   else if (has("result of a call"))
     f.unevaluatedClass = "call result";
-  else if (has("assigned more than once") || has("modified in the body"))
+  else if (has("assigned more than once") || has("modified in the body") || has("inside a loop") ||
+           has("a loop left") || has("some paths") || has("different paths") || has("in a switch") ||
+           has("unsupported operator"))
     f.unevaluatedClass = "value assigned more than once";
   else if (has("template parameter"))
     f.unevaluatedClass = "template-dependent";
@@ -321,24 +324,7 @@ void evaluateKernel(ModeledKernel &k, const std::vector<size_t> &launches, const
       explainUnknownIndex(*a.guarded.byteOffset, f);
       continue;
     }
-    std::vector<Symbol> syms;
-    a.guarded.byteOffset->collectSymbols(syms);
-    for (auto &s : syms)
-      if (s.kind == SymbolKind::Param)
-        f.assumptions.push_back("parameter '" + s.name + "' taken as " + std::to_string(opts.symbolicValue) +
-                                " (a large multiple of 32)");
-    double worst = -1;
-    for (auto &shape : shapes) {
-      auto e = evaluateWarpAccess(a.guarded, shape, eo);
-      if (!e)
-        continue;
-      f.evals.push_back(*e);
-      double sev = evaluationSeverity(*e, f.space);
-      if (sev > worst) {
-        worst = sev;
-        f.worstEval = static_cast<int>(f.evals.size()) - 1;
-      }
-    }
+    evaluateAccess(a.guarded, shapes, eo, f);
   }
   for (auto &a : k.accesses) {
     MemoryAccess &f = a.fact;

@@ -75,6 +75,13 @@ nlohmann::json kernelJson(const KernelInfo &k) {
                       {"assumptions", a.assumptions}, {"worst", a.worstEval}};
     for (auto &e : a.evals)
       aj["evals"].push_back(evalJson(e));
+    if (a.uniformSweep) {
+      const UniformSweep &u = *a.uniformSweep;
+      nlohmann::json uj{{"symbols", u.symbols}, {"samples", u.samples.size()}, {"conditions", u.conditions}};
+      if (!u.laneStride.empty())
+        uj["lane_stride_bytes"] = u.laneStride;
+      aj["uniform_sweep"] = uj;
+    }
     if (!a.unevaluatedClass.empty())
       aj["unevaluated"] = {{"class", a.unevaluatedClass}, {"reason", a.unevaluatedReason}};
     j["accesses"].push_back(aj);

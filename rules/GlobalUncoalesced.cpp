@@ -3,7 +3,9 @@
 #include "rules/AllRules.h"
 #include "rules/ProfileCosts.h"
 #include "rules/WarpDescription.h"
+#include "analyzer/warp/UniformSweep.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -43,10 +45,14 @@ public:
     for (const MemoryAccess &a : k.accesses) {
       if (a.space != AddressSpace::Global || a.worstEval < 0)
         continue;
+      if (a.uniformSweep) {
+        checkSwept(k, a, ctx, out);
+        continue;
+      }
       ShapeVerdict v = verdictOverShapes(k, a, shows, ratioOf);
       if (!v.eval)
         continue;
-      Finding f = makeFinding(k, a, *v.eval, ratioOf(*v.eval), ctx);
+      Finding f = makeFinding(k, a, *v.eval, ctx, "");
       qualifyByShape(k, v, f);
       out.push_back(std::move(f));
     }
@@ -61,6 +67,69 @@ private:
            e.sectors - e.idealSectors >= kMinExcessSectors;
   }
 
+  // An address with warp-uniform unknowns: reported when uncoalesced for
+  // every value tried, or, when a clean condition on one of them (a symbolic
+  // lane stride: "size >= 2") says when, with that condition.
+  static void checkSwept(const KernelInfo &k, const MemoryAccess &a, const RuleContext &ctx,
+                         std::vector<Finding> &out) {
+    const UniformSweep &sweep = *a.uniformSweep;
+    // With an assumed block shape, a value counts only when every plausible
+    // shape shows the problem (as verdictOverShapes asks for known values).
+    auto holds = [&](const UniformSample &s) {
+      if (s.worst < 0 || !shows(s.evals[s.worst]))
+        return false;
+      return !k.blockShapeAssumed || std::all_of(s.evals.begin(), s.evals.end(), shows);
+    };
+    if (holdsForEveryValue(sweep, holds)) {
+      Finding f = makeFinding(k, a, worstEvaluation(a), ctx, "");
+      f.details["condition"] = "every value";
+      out.push_back(std::move(f));
+      return;
+    }
+    const UniformSample *worst = nullptr;
+    for (auto &s : sweep.samples)
+      if (holds(s) && (!worst || ratioOf(s.evals[s.worst]) > ratioOf(worst->evals[worst->worst])))
+        worst = &s;
+    if (!worst)
+      return;
+    double top = ratioOf(worst->evals[worst->worst]);
+    auto worstWhen = describeCondition(sweep, [&](const UniformSample &s) {
+      return holds(s) && ratioOf(s.evals[s.worst]) >= top;
+    });
+    auto when = describeCondition(sweep, holds);
+    // The numbers: the worst when one condition says when they hold, else
+    // those of a large value tried (a multiple of 32 where one holds), named.
+    const UniformSample *shown = worst;
+    if (!worstWhen) {
+      const UniformSample *aligned = nullptr, *last = nullptr;
+      for (auto &s : sweep.samples)
+        if (holds(s)) {
+          last = &s;
+          if (std::all_of(s.values.begin(), s.values.end(), [](int64_t v) { return v % 32 == 0; }))
+            aligned = &s;
+        }
+      shown = aligned ? aligned : last;
+      // No condition describes when: stated for large values only (every
+      // unknown a multiple of 32, as a row pitch usually is), or not at all.
+      if (!when && !aligned)
+        return;
+    }
+    std::string at;
+    for (size_t i = 0; i < sweep.symbols.size(); ++i)
+      at += (i ? ", " : "") + sweep.symbols[i] + " = " + std::to_string(shown->values[i]);
+    std::string suffix = worstWhen ? "when " + *worstWhen
+                         : when    ? "at " + at + "; at least twice the ideal when " + *when
+                                   : "at " + at + " (it depends on their values)";
+    Finding f = makeFinding(k, a, shown->evals[shown->worst], ctx, suffix);
+    if (worstWhen)
+      f.notes.push_back({{}, (when ? "the traffic is at least twice the ideal when " + *when + "; " : std::string()) +
+                                 "the numbers are for " + at});
+    f.details["condition"] = worstWhen ? *worstWhen : when ? *when : at;
+    if (when)
+      f.details["reported_when"] = *when;
+    out.push_back(std::move(f));
+  }
+
   static std::string ratioText(double r) {
     std::ostringstream os;
     if (std::fabs(r - std::round(r)) < 0.05)
@@ -70,8 +139,11 @@ private:
     return os.str();
   }
 
-  static Finding makeFinding(const KernelInfo &k, const MemoryAccess &a, const WarpAccessEval &e, double ratio,
-                             const RuleContext &ctx) {
+  // `condition`: when the numbers hold, for an address with warp-uniform
+  // unknowns ("size >= 8"); empty when they hold as they are.
+  static Finding makeFinding(const KernelInfo &k, const MemoryAccess &a, const WarpAccessEval &e,
+                             const RuleContext &ctx, const std::string &condition) {
+    double ratio = ratioOf(e);
     Finding f;
     f.rule = kInfo.id;
     f.severity = "warning";
@@ -81,6 +153,8 @@ private:
                 " sectors per request where " + std::to_string(e.idealSectors) +
                 (e.idealSectors == 1 ? " suffices: " : " suffice: ") + ratioText(ratio) +
                 "x the traffic";
+    if (!condition.empty())
+      f.message += " " + condition;
     f.details = contextDetails(k, a, e);
     if (ctx.profile) {
       std::string cost = globalTrafficCost(*ctx.profile, e.sectors, e.idealSectors,
@@ -90,7 +164,9 @@ private:
     }
     std::ostringstream warp;
     warp << e.activeLanes << " lanes each move " << a.widthBytes << " bytes";
-    if (e.laneStrideKnown) {
+    if (a.uniformSweep && !a.uniformSweep->laneStride.empty() && !condition.empty()) {
+      warp << "; consecutive lanes are " << a.uniformSweep->laneStride << " bytes apart";
+    } else if (e.laneStrideKnown) {
       warp << "; consecutive lanes are " << e.laneStrideBytes << " bytes apart";
       if (a.widthBytes > 0 && e.laneStrideBytes % a.widthBytes == 0)
         warp << " (stride " << e.laneStrideBytes / a.widthBytes << " elements)";

@@ -88,6 +88,20 @@ private:
     if (e.activeLanes < 32)
       warp << "; " << e.activeLanes << " lanes active";
     f.notes.push_back({{}, warp.str()});
+    if (a.uniformSweep) {
+      // The evaluation kept is the least severe over the uniform unknowns'
+      // values: it holds whatever they are.
+      std::string names;
+      for (size_t i = 0; i < a.uniformSweep->symbols.size(); ++i)
+        names += (i ? ", " : "") + a.uniformSweep->symbols[i];
+      std::string note = "at least " + std::to_string(e.bankConflictDegree) + "-way for every value of " + names +
+                         " tried";
+      for (auto &c : a.uniformSweep->conditions)
+        if (c.rfind("worst when ", 0) == 0 && c != "worst when every value")
+          note += "; worse when " + c.substr(11);
+      f.notes.push_back({{}, note});
+      f.details["condition"] = "every value";
+    }
     addContextNotes(k, a, e, f.notes);
 
     f.details["degree"] = e.bankConflictDegree;

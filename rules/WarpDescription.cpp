@@ -123,6 +123,12 @@ nlohmann::json contextDetails(const KernelInfo &k, const MemoryAccess &a, const 
   if (e.laneStrideKnown)
     d["lane_stride_bytes"] = e.laneStrideBytes;
   d["assumptions"] = a.assumptions;
+  if (a.uniformSweep) {
+    nlohmann::json u{{"symbols", a.uniformSweep->symbols}, {"conditions", a.uniformSweep->conditions}};
+    if (!a.uniformSweep->laneStride.empty())
+      u["lane_stride_bytes"] = a.uniformSweep->laneStride;
+    d["uniform_sweep"] = u;
+  }
   for (auto &c : a.callChain)
     d["call_chain"].push_back({{"file", c.file}, {"line", c.line}, {"column", c.column}});
   if (!k.templateArgs.empty())

@@ -1,9 +1,14 @@
 #include "analyzer/model/ExprTranslator.h"
+#include "analyzer/model/Assignments.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/RecordLayout.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+#include <set>
 
 namespace warplint {
 
@@ -205,6 +210,8 @@ ExprRef ExprTranslator::translate(const Expr *e, int depth) {
     case CK_ConstructorConversion:
       return translate(cast->getSubExpr(), depth + 1);
     default:
+      if (isUniformScalar(cast->getSubExpr(), depth + 1))
+        return uniformValue(text(e), e);
       return IndexExpr::unknown("a conversion from a non-integer value");
     }
   }
@@ -217,35 +224,7 @@ ExprRef ExprTranslator::translate(const Expr *e, int depth) {
     auto *v = dyn_cast<VarDecl>(dre->getDecl());
     if (!v)
       return IndexExpr::unknown("'" + dre->getDecl()->getNameAsString() + "' is not a variable");
-    auto lv = loopVars_.find(v);
-    if (lv != loopVars_.end())
-      return lv->second;
-    std::string name = v->getNameAsString();
-    if (name == "warpSize")
-      return IndexExpr::constant(32);
-    if (auto *p = dyn_cast<ParmVarDecl>(v)) {
-      if (!writes_.isStable(v))
-        return IndexExpr::unknown("parameter '" + name + "' is modified in the body");
-      if (auto bound = paramValues_.find(p); bound != paramValues_.end())
-        return bound->second;
-      if (!p->getType()->isIntegralOrEnumerationType())
-        return IndexExpr::unknown("parameter '" + name + "' is not an integer");
-      if (std::find(symbolicParams_.begin(), symbolicParams_.end(), name) == symbolicParams_.end())
-        symbolicParams_.push_back(name);
-      return IndexExpr::symbol({SymbolKind::Param, static_cast<int>(p->getFunctionScopeIndex()), name});
-    }
-    if (v->hasLocalStorage()) {
-      if (v->isInvalidDecl())
-        return IndexExpr::unknown("'" + name + "' has a compile error");
-      if (v->getType()->isReferenceType() && v->getInit() && writes_.isStable(v))
-        return translate(v->getInit(), depth + 1);
-      if (!writes_.isStable(v))
-        return IndexExpr::unknown("'" + name + "' is assigned more than once");
-      if (!v->getInit())
-        return IndexExpr::unknown("'" + name + "' has no initializer");
-      return translate(v->getInit(), depth + 1);
-    }
-    return IndexExpr::unknown("'" + name + "' is not a local or a parameter");
+    return translateLocal(v, dre, depth);
   }
 
   if (auto *bo = dyn_cast<BinaryOperator>(e)) {
@@ -285,6 +264,16 @@ ExprRef ExprTranslator::translate(const Expr *e, int depth) {
       if (callee == "__mul24" || callee == "__umul24")
         return IndexExpr::make(ExprOp::Mul, {a, b});
     }
+    static const std::set<std::string> loads{"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"};
+    if (loads.count(callee) && call->getNumArgs() == 1) {
+      auto ref = pointerValue(call->getArg(0), depth + 1);
+      if (ref && (ref->space == AddressSpace::Global || ref->space == AddressSpace::Shared) &&
+          ref->byteOffset->isWarpUniform())
+        return uniformValue(text(e), e);
+      return IndexExpr::unknown("a value loaded from memory");
+    }
+    if (isUniformCall(call, depth))
+      return uniformValue(text(e), e);
     return IndexExpr::unknown("the result of a call to '" + callee + "'");
   }
   if (auto *me = dyn_cast<MemberExpr>(e))
@@ -292,7 +281,7 @@ ExprRef ExprTranslator::translate(const Expr *e, int depth) {
       return v;
   if (isa<ArraySubscriptExpr>(e) || isa<MemberExpr>(e) ||
       (isa<UnaryOperator>(e) && cast<UnaryOperator>(e)->getOpcode() == UO_Deref))
-    return IndexExpr::unknown("a value loaded from memory");
+    return loadedValue(e, depth);
   return IndexExpr::unknown(std::string("an expression of kind ") + e->getStmtClassName());
 }
 
@@ -450,6 +439,262 @@ std::optional<MemoryRef> ExprTranslator::pointerValue(const Expr *e, int depth) 
       return lvalueAt(uo->getSubExpr(), depth + 1);
   }
   return std::nullopt;
+}
+
+} // namespace warplint
+
+namespace warplint {
+
+std::string ExprTranslator::text(const Expr *e) const {
+  const SourceManager &sm = ctx_.getSourceManager();
+  CharSourceRange r = CharSourceRange::getTokenRange(sm.getExpansionRange(e->getSourceRange()).getAsRange());
+  std::string t = Lexer::getSourceText(r, sm, ctx_.getLangOpts()).str();
+  return t.empty() ? "value" : t;
+}
+
+ExprRef ExprTranslator::uniformValue(const std::string &name, const void *key) {
+  if (key)
+    if (auto it = uniformByKey_.find(key); it != uniformByKey_.end())
+      return it->second;
+  ExprRef sym = IndexExpr::symbol({SymbolKind::Uniform, (*uniformIds_)++, name});
+  if (key)
+    uniformByKey_[key] = sym;
+  return sym;
+}
+
+std::optional<ExprOp> ExprTranslator::compoundOp(BinaryOperatorKind k) {
+  bool ok;
+  ExprOp op = binaryOp(BinaryOperator::getOpForCompoundAssignment(k), ok);
+  if (!ok)
+    return std::nullopt;
+  return op;
+}
+
+ExprRef ExprTranslator::entryValue(const ParmVarDecl *p) {
+  if (auto bound = paramValues_.find(p); bound != paramValues_.end())
+    return bound->second;
+  std::string name = p->getNameAsString();
+  if (!p->getType()->isIntegralOrEnumerationType())
+    return IndexExpr::unknown("parameter '" + name + "' is not an integer");
+  if (std::find(symbolicParams_.begin(), symbolicParams_.end(), name) == symbolicParams_.end())
+    symbolicParams_.push_back(name);
+  return IndexExpr::symbol(
+      {SymbolKind::Param, static_cast<int>(p->getFunctionScopeIndex()), name, p->getType()->isBooleanType()});
+}
+
+ExprRef ExprTranslator::translateLocal(const VarDecl *v, const DeclRefExpr *use, int depth) {
+  if (!cleanMode_) {
+    auto lv = loopVars_.find(v);
+    if (lv != loopVars_.end())
+      return lv->second;
+  }
+  std::string name = v->getNameAsString();
+  if (name == "warpSize")
+    return IndexExpr::constant(32);
+  if (auto *p = dyn_cast<ParmVarDecl>(v)) {
+    if (!writes_.isStable(v))
+      return IndexExpr::unknown("parameter '" + name + "' is modified in the body");
+    return entryValue(p);
+  }
+  if (v->hasLocalStorage()) {
+    if (v->isInvalidDecl())
+      return IndexExpr::unknown("'" + name + "' has a compile error");
+    if (v->getType()->isReferenceType() && v->getInit() && writes_.isStable(v))
+      return translate(v->getInit(), depth + 1);
+    if (!writes_.isStable(v)) {
+      // Read where the walker does not follow its value: still usable when
+      // every lane holds the same value wherever it is read.
+      if (cleanMode_ && checkingLocals_.count(v))
+        return uniformValue(name, v); // being decided: assumed uniform
+      if (v->getType()->isIntegralOrEnumerationType() && !writes_.escaped.count(v) && isUniformLocal(v))
+        return uniformValue(name, use);
+      return IndexExpr::unknown("'" + name + "' is assigned more than once");
+    }
+    if (!v->getInit())
+      return IndexExpr::unknown("'" + name + "' has no initializer");
+    return translate(v->getInit(), depth + 1);
+  }
+  if (v->hasGlobalStorage() && v->getType().isConstQualified() && v->getInit() &&
+      v->getType()->isIntegralOrEnumerationType())
+    return translate(v->getInit(), depth + 1);
+  return IndexExpr::unknown("'" + name + "' is not a local or a parameter");
+}
+
+bool ExprTranslator::isUniformLocal(const VarDecl *v) {
+  if (auto it = uniformLocals_.find(v); it != uniformLocals_.end())
+    return it->second;
+  if (!fn_ || !fn_->getBody() || writes_.escaped.count(v) || !v->getInit() || checkingLocals_.size() > 16)
+    return false;
+  checkingLocals_.insert(v);
+  ++cleanMode_;
+  bool uniform = true;
+  for (const Assignment &a : assignmentsOf(fn_->getBody(), v)) {
+    if (a.value && !isUniformScalar(a.value)) {
+      uniform = false;
+      break;
+    }
+    bool lanesMayLeave = false;
+    for (const Expr *c : controllingConditions(ctx_, a.node, fn_->getBody(), lanesMayLeave))
+      if (!isUniformScalar(c)) {
+        uniform = false;
+        break;
+      }
+    if (!uniform || lanesMayLeave) {
+      uniform = false;
+      break;
+    }
+  }
+  --cleanMode_;
+  checkingLocals_.erase(v);
+  // A decision made while another local was assumed uniform may rest on that
+  // assumption; only outermost decisions are kept.
+  if (checkingLocals_.empty())
+    uniformLocals_[v] = uniform;
+  return uniform;
+}
+
+ExprRef ExprTranslator::opaqueLocal(const VarDecl *v, const std::string &why) {
+  if (v->getType()->isIntegralOrEnumerationType() && !writes_.escaped.count(v) && isUniformLocal(v))
+    return uniformValue(v->getNameAsString());
+  return IndexExpr::unknown("'" + v->getNameAsString() + "' " + why);
+}
+
+ExprRef ExprTranslator::loadedValue(const Expr *e, int depth) {
+  // A load every lane makes from one address gives every lane one value:
+  // memory a thread owns alone (local arrays) aside.
+  if (auto ref = lvalueAt(e, depth + 1)) {
+    bool shared = ref->space == AddressSpace::Global || ref->space == AddressSpace::Shared ||
+                  ref->space == AddressSpace::Constant;
+    if (shared && ref->byteOffset->isWarpUniform())
+      return uniformValue(text(e), e);
+    if (ref->byteOffset->isKnown())
+      return IndexExpr::unknown("a value loaded from memory at a lane-dependent address");
+  }
+  // A member of a struct passed by value to the kernel.
+  const Expr *base = e->IgnoreParenImpCasts();
+  while (auto *me = dyn_cast<MemberExpr>(base)) {
+    if (me->isArrow())
+      break;
+    base = me->getBase()->IgnoreParenImpCasts();
+  }
+  if (base != e->IgnoreParenImpCasts())
+    if (auto *dre = dyn_cast<DeclRefExpr>(base))
+      if (auto *p = dyn_cast<ParmVarDecl>(dre->getDecl());
+          p && fn_ && fn_->hasAttr<CUDAGlobalAttr>() && writes_.isStable(p) && !p->getType()->isPointerType())
+        return uniformValue(text(e), e);
+  return IndexExpr::unknown("a value loaded from memory");
+}
+
+bool ExprTranslator::isUniformScalar(const Expr *e, int depth) {
+  if (!e || depth > kMaxDepth)
+    return false;
+  e = e->IgnoreParens();
+  if (dependentOrBroken(e))
+    return false;
+  if (e->getType()->isIntegralOrEnumerationType() || e->getType()->isBooleanType())
+    return translate(e, depth + 1)->isWarpUniform();
+  if (isa<FloatingLiteral>(e) || isa<IntegerLiteral>(e) || isa<CXXBoolLiteralExpr>(e))
+    return true;
+  if (!e->getType()->isArithmeticType())
+    return false;
+  if (auto *cast = dyn_cast<CastExpr>(e))
+    return isUniformScalar(cast->getSubExpr(), depth + 1);
+  if (auto *bo = dyn_cast<BinaryOperator>(e))
+    return !bo->isAssignmentOp() && bo->getOpcode() != BO_Comma && isUniformScalar(bo->getLHS(), depth + 1) &&
+           isUniformScalar(bo->getRHS(), depth + 1);
+  if (auto *uo = dyn_cast<UnaryOperator>(e)) {
+    if (uo->isIncrementDecrementOp() || uo->getOpcode() == UO_AddrOf)
+      return false;
+    if (uo->getOpcode() != UO_Deref)
+      return isUniformScalar(uo->getSubExpr(), depth + 1);
+  }
+  if (auto *co = dyn_cast<ConditionalOperator>(e))
+    return isUniformScalar(co->getCond(), depth + 1) && isUniformScalar(co->getTrueExpr(), depth + 1) &&
+           isUniformScalar(co->getFalseExpr(), depth + 1);
+  if (auto *dre = dyn_cast<DeclRefExpr>(e)) {
+    auto *v = dyn_cast<VarDecl>(dre->getDecl());
+    if (!v)
+      return false;
+    if (auto *p = dyn_cast<ParmVarDecl>(v))
+      return fn_ && fn_->hasAttr<CUDAGlobalAttr>() && writes_.isStable(p);
+    if (v->hasLocalStorage() && !v->isInvalidDecl() && !v->getType()->isReferenceType()) {
+      if (writes_.isStable(v))
+        return v->getInit() && isUniformScalar(v->getInit(), depth + 1);
+      if (checkingLocals_.count(v))
+        return true;
+      return !writes_.escaped.count(v) && isUniformLocal(v);
+    }
+    return v->hasGlobalStorage() && v->getType().isConstQualified();
+  }
+  if (auto *call = dyn_cast<CallExpr>(e))
+    return isUniformCall(call, depth);
+  if (isa<ArraySubscriptExpr>(e) || isa<MemberExpr>(e) || isa<UnaryOperator>(e))
+    return loadedValue(e, depth)->isWarpUniform();
+  return false;
+}
+
+bool ExprTranslator::isUniformCall(const CallExpr *call, int depth) {
+  // Calls that differ per lane whatever their arguments: atomics hand out
+  // tickets, shuffles and votes exchange lanes' values, clocks and random
+  // generators differ; member calls (cooperative groups) read the lane.
+  static const char *const laneDependent[] = {"atomic", "__shfl", "__ballot", "__any", "__all", "__activemask",
+                                              "__match", "__reduce", "clock", "__syncthreads_", "__lane",
+                                              "curand", "rand", "__nanosleep", "__vote", "__popc"};
+  const FunctionDecl *fd = call->getDirectCallee();
+  if (!fd || isa<CXXMemberCallExpr>(call) || isa<CXXOperatorCallExpr>(call) || call->getNumArgs() == 0 ||
+      !fd->getReturnType()->isArithmeticType())
+    return false;
+  std::string name = fd->getNameAsString();
+  for (const char *prefix : laneDependent)
+    if (name.rfind(prefix, 0) == 0)
+      return false;
+  for (const Expr *arg : call->arguments())
+    if (!isUniformScalar(arg, depth + 1))
+      return false;
+  return laneFreeFunction(fd, 0);
+}
+
+// A function whose result depends only on its arguments as far as lanes go:
+// the toolkit's math functions, or a user function that reads no thread
+// index, holds no inline assembly and calls only such functions.
+bool ExprTranslator::laneFreeFunction(const FunctionDecl *fd, int depth) {
+  // Library code that reads the lane: cub's and cooperative groups' helpers.
+  std::string qualified = fd->getQualifiedNameAsString();
+  for (const char *ns : {"cub::", "cooperative_groups::", "cuda::", "thrust::"})
+    if (qualified.rfind(ns, 0) == 0)
+      return false;
+  const FunctionDecl *def = fd->getDefinition();
+  if (!def || !def->getBody())
+    return ctx_.getSourceManager().isInSystemHeader(fd->getLocation()) || fd->getBuiltinID() != 0;
+  if (ctx_.getSourceManager().isInSystemHeader(def->getLocation()))
+    return true;
+  if (depth > 3)
+    return false;
+  if (auto it = laneFree_.find(def); it != laneFree_.end())
+    return it->second;
+  laneFree_[def] = false; // recursion: not lane-free
+  struct Finder : RecursiveASTVisitor<Finder> {
+    ExprTranslator &tr;
+    int depth;
+    bool laneDependent = false;
+    Finder(ExprTranslator &t, int d) : tr(t), depth(d) {}
+    bool VisitAsmStmt(AsmStmt *) { return !(laneDependent = true); }
+    bool VisitDeclRefExpr(DeclRefExpr *d) {
+      std::string n = d->getDecl()->getNameAsString();
+      if (n == "threadIdx" || n == "__lane_id")
+        laneDependent = true;
+      return !laneDependent;
+    }
+    bool VisitCallExpr(CallExpr *c) {
+      const FunctionDecl *callee = c->getDirectCallee();
+      if (!callee || !tr.laneFreeFunction(callee, depth + 1))
+        laneDependent = true;
+      return !laneDependent;
+    }
+  } finder(*this, depth);
+  finder.TraverseStmt(def->getBody());
+  laneFree_[def] = !finder.laneDependent;
+  return !finder.laneDependent;
 }
 
 } // namespace warplint

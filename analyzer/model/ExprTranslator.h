@@ -1,7 +1,11 @@
 // Translates Clang expressions inside a device function into symbolic index
 // expressions and memory locations (root variable, address space, byte
-// offset). Locals are followed through their initializers only when nothing
-// else writes them; anything ambiguous becomes an Unknown leaf.
+// offset). Locals are followed through their initializers when nothing else
+// writes them, and through the value the walker bound them to at the current
+// point (flow-sensitive) otherwise. Values every lane computes alike that
+// cannot be pinned down (a load from a warp-uniform address, a call on
+// warp-uniform arguments, a local every assignment of which is warp-uniform)
+// become Uniform symbols; anything else ambiguous becomes an Unknown leaf.
 #pragma once
 
 #include "analyzer/results/AnalysisResults.h"
@@ -49,7 +53,27 @@ public:
   // The memory a pointer value points at.
   std::optional<MemoryRef> pointee(const clang::Expr *e) { return pointerValue(e, 0); }
 
+  // The value a local (or a parameter) holds at the walker's current point:
+  // a loop's induction variable, or the reaching assignment.
   void bindLoopVar(const clang::VarDecl *v, ExprRef value) { loopVars_[v] = std::move(value); }
+  using ValueMap = llvm::DenseMap<const clang::VarDecl *, ExprRef>;
+  const ValueMap &boundValues() const { return loopVars_; }
+  void setBoundValues(ValueMap m) { loopVars_ = std::move(m); }
+  // A fresh warp-uniform unknown, named for reports; `key` (an AST node)
+  // makes a second translation of the same node give the same symbol.
+  ExprRef uniformValue(const std::string &name, const void *key = nullptr);
+  // Ids of uniform symbols are shared by the walkers of one kernel.
+  void shareUniformIds(int *counter) { uniformIds_ = counter; }
+  // Every assignment of `v` in the function (its initializer included) is
+  // warp-uniform and made under warp-uniform control flow in a loop no lane
+  // leaves early: every lane holds the same value wherever it is read.
+  bool isUniformLocal(const clang::VarDecl *v);
+  // The value of a warp-uniform local that changes in ways the walker does
+  // not follow (assigned in a loop, on some paths): a fresh Uniform symbol,
+  // or an Unknown leaf saying why not.
+  ExprRef opaqueLocal(const clang::VarDecl *v, const std::string &why);
+  // Whether every lane computes `e` alike (any type: a float too).
+  bool isUniformScalar(const clang::Expr *e, int depth = 0);
   // Inlining a call: the callee's parameters stand for the caller's values
   // (scalars) and memory (pointers and references).
   void bindParam(const clang::ParmVarDecl *p, ExprRef value) { paramValues_[p] = std::move(value); }
@@ -67,6 +91,11 @@ public:
   void clearSymbolicParams() { symbolicParams_.clear(); }
 
   static AddressSpace spaceOf(const clang::ValueDecl *root, const clang::FunctionDecl *fn);
+  // The arithmetic of `v op= e`: Add for `+=`; nullopt for the others.
+  static std::optional<ExprOp> compoundOp(clang::BinaryOperatorKind k);
+  // What a parameter holds when the function starts (a Param symbol, or the
+  // caller's value when inlined), whatever the body does to it later.
+  ExprRef entryValue(const clang::ParmVarDecl *p);
 
   // The linear thread id within the block (threadIdx.x + threadIdx.y*blockDim.x
   // + threadIdx.z*blockDim.x*blockDim.y) as one shared node, so that a kernel
@@ -78,6 +107,11 @@ private:
   std::optional<MemoryRef> pointerValue(const clang::Expr *e, int depth);
   std::optional<MemoryRef> lvalueAt(const clang::Expr *e, int depth);
   ExprRef builtinVar(const clang::Expr *e);
+  ExprRef translateLocal(const clang::VarDecl *v, const clang::DeclRefExpr *use, int depth);
+  ExprRef loadedValue(const clang::Expr *e, int depth);
+  bool isUniformCall(const clang::CallExpr *call, int depth);
+  bool laneFreeFunction(const clang::FunctionDecl *fd, int depth);
+  std::string text(const clang::Expr *e) const;
   MemoryRef rootRef(const clang::ValueDecl *d, clang::QualType elementType);
   // `elements` elements of `elementType`, in bytes; unknown when its size is.
   ExprRef bytesOf(ExprRef elements, clang::QualType elementType) const;
@@ -108,6 +142,13 @@ private:
   llvm::DenseMap<const clang::ParmVarDecl *, MemoryRef> paramMemory_;
   std::vector<std::string> symbolicParams_;
   int callDepth_ = 0; // calls followed to reach this body (returned values)
+  int ownUniformIds_ = 0;
+  int *uniformIds_ = &ownUniformIds_;
+  llvm::DenseMap<const void *, ExprRef> uniformByKey_;
+  llvm::DenseMap<const clang::VarDecl *, bool> uniformLocals_; // decided
+  llvm::DenseSet<const clang::VarDecl *> checkingLocals_;     // being decided: assumed uniform
+  llvm::DenseMap<const clang::FunctionDecl *, bool> laneFree_;
+  int cleanMode_ = 0; // > 0 while deciding uniform locals: bound values are ignored
 };
 
 } // namespace warplint

@@ -102,6 +102,92 @@ bool IndexExpr::dependsOn(SymbolKind k) const {
   return false;
 }
 
+bool IndexExpr::dependsOnLoop() const {
+  if (op == ExprOp::LoopVar)
+    return true;
+  for (auto &o : operands)
+    if (o->dependsOnLoop())
+      return true;
+  return false;
+}
+
+ExprRef substitute(const ExprRef &e, const Symbol &from, const ExprRef &to) {
+  if (e->op == ExprOp::Sym)
+    return e->sym == from ? to : e;
+  if (e->op == ExprOp::LoopVar) {
+    auto rec = std::make_shared<LoopRecurrence>(*e->loop);
+    rec->init = substitute(rec->init, from, to);
+    rec->step = substitute(rec->step, from, to);
+    return IndexExpr::loopVar(rec);
+  }
+  if (e->operands.empty())
+    return e;
+  std::vector<ExprRef> ops;
+  bool changed = false;
+  for (auto &o : e->operands) {
+    ops.push_back(substitute(o, from, to));
+    changed = changed || ops.back() != o;
+  }
+  return changed ? IndexExpr::make(e->op, std::move(ops)) : e;
+}
+
+ExprRef laneCoefficient(const ExprRef &e, int dim) {
+  auto zero = IndexExpr::constant(0);
+  bool laneFree = !e->dependsOn(SymbolKind::ThreadIdx);
+  if (laneFree && e->isKnown())
+    return zero;
+  switch (e->op) {
+  case ExprOp::Sym:
+    return IndexExpr::constant(e->sym.index == dim ? 1 : 0);
+  case ExprOp::LoopVar: {
+    // v_k = init + k*step: lanes differ only through init.
+    if (e->loop->stepOp != ExprOp::Add && e->loop->stepOp != ExprOp::Sub)
+      return nullptr;
+    if (e->loop->step->dependsOn(SymbolKind::ThreadIdx))
+      return nullptr;
+    return laneCoefficient(e->loop->init, dim);
+  }
+  case ExprOp::Add:
+  case ExprOp::Sub: {
+    auto a = laneCoefficient(e->operands[0], dim), b = laneCoefficient(e->operands[1], dim);
+    if (!a || !b)
+      return nullptr;
+    return IndexExpr::make(e->op, {a, b});
+  }
+  case ExprOp::Neg: {
+    auto a = laneCoefficient(e->operands[0], dim);
+    return a ? IndexExpr::make(ExprOp::Neg, {a}) : nullptr;
+  }
+  case ExprOp::Mul: {
+    auto &x = e->operands[0], &y = e->operands[1];
+    bool xFree = x->isWarpUniform(), yFree = y->isWarpUniform();
+    if (xFree && yFree)
+      return zero;
+    if (xFree || yFree) {
+      auto c = laneCoefficient(xFree ? y : x, dim);
+      return c ? IndexExpr::mul(xFree ? x : y, c) : nullptr;
+    }
+    return nullptr;
+  }
+  case ExprOp::Shl: {
+    if (!e->operands[1]->isWarpUniform())
+      return nullptr;
+    auto c = laneCoefficient(e->operands[0], dim);
+    return c ? IndexExpr::make(ExprOp::Shl, {c, e->operands[1]}) : nullptr;
+  }
+  case ExprOp::Select: {
+    if (!e->operands[0]->isWarpUniform())
+      return nullptr;
+    auto a = laneCoefficient(e->operands[1], dim), b = laneCoefficient(e->operands[2], dim);
+    if (!a || !b)
+      return nullptr;
+    return IndexExpr::make(ExprOp::Select, {e->operands[0], a, b});
+  }
+  default:
+    return laneFree && e->isKnown() ? zero : nullptr;
+  }
+}
+
 void IndexExpr::collectSymbols(std::vector<Symbol> &out) const {
   if (op == ExprOp::Sym) {
     for (auto &s : out)
@@ -223,6 +309,10 @@ std::optional<int64_t> evaluate(const IndexExpr &e, const Binding &b) {
     case SymbolKind::Param: {
       auto it = b.paramOverride.find(d);
       return it != b.paramOverride.end() ? it->second : b.paramValue;
+    }
+    case SymbolKind::Uniform: {
+      auto it = b.uniformOverride.find(d);
+      return it != b.uniformOverride.end() ? it->second : b.paramValue;
     }
     }
     return std::nullopt;

@@ -20,13 +20,17 @@ enum class SymbolKind {
   BlockIdx,
   BlockDim,
   GridDim,
-  Param, // a scalar kernel parameter (uniform, value unknown)
+  Param,   // a scalar kernel parameter (uniform, value unknown)
+  Uniform, // a value every lane of a warp computes alike that the analyzer
+           // cannot pin down: a load from a warp-uniform address, a call on
+           // warp-uniform arguments, a local every assignment of which is uniform
 };
 
 struct Symbol {
   SymbolKind kind;
   int index = 0;    // dimension 0..2 for the built-ins; loop or parameter id
   std::string name; // for printing: "tx", "blockDim.x", "n", "k0"
+  bool boolean = false; // a bool parameter: 0 or 1
   bool operator<(const Symbol &o) const {
     return kind != o.kind ? kind < o.kind : index < o.index;
   }
@@ -76,6 +80,10 @@ public:
 
   bool isKnown() const; // no Unknown leaf anywhere
   bool dependsOn(SymbolKind k) const;
+  // Every lane of a warp computes the same value: known, and no threadIdx.
+  bool isWarpUniform() const { return isKnown() && !dependsOn(SymbolKind::ThreadIdx); }
+  // Whether a loop variable appears (its value changes from iteration to iteration).
+  bool dependsOnLoop() const;
   void collectSymbols(std::vector<Symbol> &out) const;
   void collectLoops(std::vector<std::shared_ptr<const LoopRecurrence>> &out) const;
   std::string str() const;
@@ -90,9 +98,19 @@ struct Binding {
   int64_t blockDim[3] = {1, 1, 1};
   int64_t gridDim[3] = {1, 1, 1};
   std::map<int, int64_t> loopIter; // loop id -> k
-  int64_t paramValue = 1024;       // every scalar parameter
+  int64_t paramValue = 1024;       // every scalar parameter and uniform unknown
   std::map<int, int64_t> paramOverride;
+  std::map<int, int64_t> uniformOverride; // Uniform symbol id -> value
 };
+
+// `e` with every symbol `from` replaced by `to` (loop recurrences' init and
+// step included).
+ExprRef substitute(const ExprRef &e, const Symbol &from, const ExprRef &to);
+
+// The coefficient of threadIdx.<dim> in `e` when `e` is affine in it (the
+// other symbols may appear in the coefficient: `4*size` for
+// `4*(size*threadIdx.x + t)`); null when `e` is not affine in it.
+ExprRef laneCoefficient(const ExprRef &e, int dim);
 
 // Evaluates `e` under `b`; nullopt when an Unknown leaf, a division by zero or
 // an undefined shift is reached.

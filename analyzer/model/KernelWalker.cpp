@@ -55,6 +55,7 @@ bool exitsScope(const Stmt *s) {
 struct WalkState {
   std::set<std::string> seen; // accesses already recorded
   int nextLoopId = 0;
+  int nextUniformId = 0;
   std::vector<const FunctionDecl *> stack; // functions being walked, outermost first
 };
 
@@ -75,6 +76,10 @@ private:
   void walkBody() {
     if (!fn_->getBody())
       return;
+    tr_.shareUniformIds(&state_.nextUniformId);
+    for (const ParmVarDecl *p : fn_->parameters())
+      if (tracked(p))
+        tr_.bindLoopVar(p, tr_.entryValue(p));
     state_.stack.push_back(fn_);
     stmt(fn_->getBody());
     state_.stack.pop_back();
@@ -181,6 +186,9 @@ private:
           declareArray(v);
           if (v->getInit())
             expr(v->getInit(), Use::Read);
+          if (tracked(v))
+            assign(v, v->getInit() ? tr_.index(v->getInit())
+                                   : IndexExpr::unknown("'" + v->getNameAsString() + "' has no initializer"));
         }
       return;
     }
@@ -191,11 +199,25 @@ private:
         return;
       expr(is->getCond(), Use::Read);
       ExprRef c = tr_.index(is->getCond());
+      auto before = tr_.boundValues();
       guards_.push_back(c);
       stmt(is->getThen());
+      auto afterThen = tr_.boundValues();
+      tr_.setBoundValues(before);
       guards_.back() = IndexExpr::make(ExprOp::Not, {c});
       stmt(is->getElse());
       guards_.pop_back();
+      // Straight-line code after the `if` sees the reaching values: those of
+      // the branch that falls through, or both joined by the condition.
+      bool thenExits = is->getThen() && exitsScope(is->getThen());
+      bool elseExits = is->getElse() && exitsScope(is->getElse());
+      if (thenExits && !elseExits)
+        return; // the else (or nothing) falls through: values as they are
+      if (elseExits && !thenExits) {
+        tr_.setBoundValues(afterThen);
+        return;
+      }
+      join(c, afterThen, tr_.boundValues());
       return;
     }
     if (auto *fs = dyn_cast<ForStmt>(s)) {
@@ -203,10 +225,19 @@ private:
       return;
     }
     if (auto *ws = dyn_cast<WhileStmt>(s)) {
-      expr(ws->getCond(), Use::Read);
-      guards_.push_back(tr_.index(ws->getCond()));
-      stmt(ws->getBody());
-      guards_.pop_back();
+      conditionLoop(ws, ws->getCond(), ws->getBody(), ws->getWhileLoc());
+      return;
+    }
+    if (auto *ds = dyn_cast<DoStmt>(s)) {
+      conditionLoop(ds, ds->getCond(), ds->getBody(), ds->getDoLoc());
+      return;
+    }
+    if (isa<SwitchStmt>(s) || isa<GotoStmt>(s) || isa<LabelStmt>(s) || isa<CXXTryStmt>(s)) {
+      // Cases run on some paths only: what they assign is unknown inside and after.
+      forgetWrittenIn(s, "is assigned in a switch");
+      for (const Stmt *child : s->children())
+        stmt(child);
+      forgetWrittenIn(s, "is assigned in a switch");
       return;
     }
     if (auto *e = dyn_cast<Expr>(s)) {
@@ -219,26 +250,124 @@ private:
       stmt(child);
   }
 
-  // Recognizes `for (v = init; cond; v op= step)` with v written nowhere else.
+  // Locals (and parameters) written after their declaration whose value the
+  // walker follows statement by statement.
+  bool tracked(const VarDecl *v) const {
+    return v && (v->hasLocalStorage() || isa<ParmVarDecl>(v)) && !v->getType()->isReferenceType() &&
+           v->getType()->isIntegralOrEnumerationType() && !writes_.escaped.count(v) && writes_.writes.lookup(v) > 0;
+  }
+
+  static const VarDecl *assignedVar(const Expr *lhs) {
+    auto *dre = dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts());
+    return dre ? dyn_cast<VarDecl>(dre->getDecl()) : nullptr;
+  }
+
+  // Binds `v` to `value` from here on; a value the evaluator could not afford
+  // (a long chain of joins) becomes opaque.
+  void assign(const VarDecl *v, ExprRef value) {
+    if (conditionalDepth_ > 0 || exprSize(*value, 0) > kMaxValueNodes)
+      value = tr_.opaqueLocal(v, "is assigned on some paths only");
+    tr_.bindLoopVar(v, std::move(value));
+  }
+
+  static constexpr int kMaxValueNodes = 160;
+  static int exprSize(const IndexExpr &e, int acc) {
+    if (acc > kMaxValueNodes)
+      return acc;
+    ++acc;
+    if (e.op == ExprOp::LoopVar)
+      return acc;
+    for (auto &o : e.operands)
+      acc = exprSize(*o, acc);
+    return acc;
+  }
+
+  // After an `if`: each variable the branches left differently holds
+  // `cond ? then : else`, or an opaque value when that cannot be written.
+  void join(const ExprRef &cond, const ExprTranslator::ValueMap &thenValues, const ExprTranslator::ValueMap &elseValues) {
+    ExprTranslator::ValueMap out;
+    for (auto &[v, elseValue] : elseValues) {
+      auto it = thenValues.find(v);
+      if (it == thenValues.end())
+        continue; // declared inside a branch
+      if (it->second == elseValue) {
+        out[v] = elseValue;
+        continue;
+      }
+      ExprRef joined = IndexExpr::make(ExprOp::Select, {cond, it->second, elseValue});
+      if (!joined->isKnown() || exprSize(*joined, 0) > kMaxValueNodes)
+        joined = tr_.opaqueLocal(v, "is assigned differently on different paths");
+      out[v] = joined;
+    }
+    tr_.setBoundValues(std::move(out));
+  }
+
+  // Every tracked variable written inside `s` becomes opaque (uniform when
+  // all its assignments are).
+  void forgetWrittenIn(const Stmt *s, const std::string &why) {
+    LocalWrites w = LocalWrites::collect(s);
+    for (auto &[v, n] : w.writes)
+      if (tracked(v) && tr_.boundValues().count(v))
+        tr_.bindLoopVar(v, tr_.opaqueLocal(v, why));
+  }
+
+  ExprRef valueNow(const VarDecl *v) {
+    auto it = tr_.boundValues().find(v);
+    if (it != tr_.boundValues().end())
+      return it->second;
+    if (v->getInit() && writes_.isStable(v))
+      return tr_.index(v->getInit());
+    return nullptr;
+  }
+
+  // Binds the variables a loop body updates once per iteration to their
+  // recurrences and everything else the loop writes to an opaque value.
+  std::vector<CarriedVariable> enterLoopBody(const Stmt *loop, const Stmt *body, int loopId, ExprRef cond,
+                                             const VarDecl *induction) {
+    LocalWrites loopWrites = LocalWrites::collect(loop);
+    std::vector<CarriedVariable> carried = carriedVariables(body, loopId, cond, tr_, writes_, loopWrites,
+                                                            [&](const VarDecl *v) -> ExprRef {
+                                                              if (v == induction || !tracked(v))
+                                                                return nullptr;
+                                                              ExprRef now = valueNow(v);
+                                                              return now && now->isKnown() ? now : nullptr;
+                                                            });
+    for (auto &[v, n] : loopWrites.writes) {
+      if (v == induction || !tracked(v))
+        continue;
+      auto c = std::find_if(carried.begin(), carried.end(), [&](auto &cv) { return cv.var == v; });
+      tr_.bindLoopVar(v, c != carried.end() ? c->before : tr_.opaqueLocal(v, "changes inside a loop"));
+      if (c != carried.end())
+        rebindAfter_[c->update] = {c->var, c->after};
+    }
+    return carried;
+  }
+
+  // After a loop, what it wrote holds the value the last iteration left.
+  void leaveLoop(const Stmt *loop, const std::vector<CarriedVariable> &carried) {
+    for (auto &c : carried)
+      rebindAfter_.erase(c.update);
+    forgetWrittenIn(loop, "holds the value a loop left");
+  }
+
+  // Recognizes `for (v = init; cond; v op= step)` with v not written in the
+  // body (`int i; for (i = 0; ...)` and a counter reused by several loops
+  // included).
   void forLoop(const ForStmt *fs) {
     const VarDecl *var = nullptr;
     const Expr *init = nullptr;
-    int initWrites = 0;
     if (auto *ds = dyn_cast_or_null<DeclStmt>(fs->getInit())) {
       if (ds->isSingleDecl())
         if (auto *v = dyn_cast<VarDecl>(ds->getSingleDecl()); v && v->getInit()) {
           var = v;
           init = v->getInit();
         }
-      for (const Decl *d : ds->decls())
-        if (auto *v = dyn_cast<VarDecl>(d); v && v->getInit())
-          expr(v->getInit(), Use::Read);
+      stmt(ds);
     } else if (auto *bo = dyn_cast_or_null<BinaryOperator>(fs->getInit())) {
       if (bo->getOpcode() == BO_Assign)
         if (auto *dre = dyn_cast<DeclRefExpr>(bo->getLHS()->IgnoreParenImpCasts())) {
           var = dyn_cast<VarDecl>(dre->getDecl());
           init = bo->getRHS();
-          initWrites = 1;
         }
       expr(bo, Use::Read);
     } else if (fs->getInit()) {
@@ -248,9 +377,12 @@ private:
     auto rec = std::make_shared<LoopRecurrence>();
     rec->loopId = state_.nextLoopId++;
     bool recognized = false;
-    if (var && var->getType()->isIntegralOrEnumerationType() && !writes_.escaped.count(var) &&
-        writes_.writes.lookup(var) == initWrites + 1)
-      recognized = parseLoopStep(fs->getInc(), var, tr_, *rec);
+    if (var && var->getType()->isIntegralOrEnumerationType() && !writes_.escaped.count(var)) {
+      LocalWrites inLoop = LocalWrites::collect(fs->getBody());
+      LocalWrites inCond = LocalWrites::collect(fs->getCond());
+      if (!inLoop.writes.lookup(var) && !inCond.writes.lookup(var))
+        recognized = parseLoopStep(fs->getInc(), var, tr_, *rec);
+    }
     LoopInfo li;
     li.loc = toLocation(ctx_.getSourceManager(), fs->getForLoc());
     if (fs->getCond())
@@ -265,17 +397,27 @@ private:
       rec->var = var->getNameAsString();
       rec->init = tr_.index(init);
       li.inductionVar = rec->var;
+    }
+    // The body's values hold at the start of every iteration.
+    std::vector<CarriedVariable> carried =
+        enterLoopBody(fs, fs->getBody(), rec->loopId, nullptr, recognized ? var : nullptr);
+    if (recognized) {
       tr_.bindLoopVar(var, IndexExpr::loopVar(rec));
       if (fs->getCond())
         rec->cond = tr_.index(fs->getCond());
+      for (auto &c : carried)
+        c.beforeRec->cond = c.afterRec->cond = rec->cond;
       // A condition that differs across lanes (a grid-stride `i < n`) also
       // decides which lanes take part.
       if (rec->cond && (rec->cond->dependsOn(SymbolKind::ThreadIdx)))
         condGuard = rec->cond;
       li.tripCount = constantTripCount(*rec);
-    } else if (fs->getCond()) {
-      ExprRef c = tr_.index(fs->getCond());
-      if (c->isKnown() && c->dependsOn(SymbolKind::ThreadIdx))
+    } else {
+      // `for (; k < n;) { ...; ++k; }`: counted by what the body updates.
+      ExprRef c = fs->getCond() ? tr_.index(fs->getCond()) : nullptr;
+      for (auto &cv : carried)
+        cv.beforeRec->cond = cv.afterRec->cond = c;
+      if (c && c->isKnown() && c->dependsOn(SymbolKind::ThreadIdx))
         condGuard = c;
     }
     out_.info.loops.push_back(li);
@@ -283,24 +425,43 @@ private:
       expr(fs->getCond(), Use::Read);
     if (condGuard)
       guards_.push_back(condGuard);
-    std::vector<CarriedVariable> carried;
-    if (recognized)
-      carried = carriedVariables(fs, rec, tr_, writes_, ctx_.getSourceManager());
-    for (auto &c : carried) {
-      tr_.bindLoopVar(c.var, c.before);
-      rebindAfter_[c.update] = {c.var, c.after};
-    }
     stmt(fs->getBody());
-    for (auto &c : carried) {
-      tr_.unbindLoopVar(c.var);
-      rebindAfter_.erase(c.update);
-    }
     if (fs->getInc())
       expr(fs->getInc(), Use::Read);
     if (condGuard)
       guards_.pop_back();
-    if (recognized)
-      tr_.unbindLoopVar(var);
+    leaveLoop(fs, carried);
+  }
+
+  // `while (cond) body` and `do body while (cond)`: a variable the body
+  // updates once per iteration by a step (`++k`, `k += 32`, `s >>= 1`) is
+  // the loop's counter, its iterations those where the condition holds.
+  void conditionLoop(const Stmt *loop, const Expr *cond, const Stmt *body, clang::SourceLocation at) {
+    int loopId = state_.nextLoopId++;
+    std::vector<CarriedVariable> carried = enterLoopBody(loop, body, loopId, nullptr, nullptr);
+    ExprRef c = cond ? tr_.index(cond) : nullptr;
+    for (auto &cv : carried)
+      cv.beforeRec->cond = cv.afterRec->cond = c;
+    LoopInfo li;
+    li.loc = toLocation(ctx_.getSourceManager(), at);
+    if (cond)
+      li.bound = sourceText(ctx_, cond->getSourceRange());
+    if (!carried.empty()) {
+      li.inductionVar = carried.front().beforeRec->var;
+      li.init = carried.front().beforeRec->init->str();
+      li.step = sourceText(ctx_, carried.front().update->getSourceRange());
+      li.tripCount = constantTripCount(*carried.front().beforeRec);
+    }
+    out_.info.loops.push_back(li);
+    if (cond)
+      expr(cond, Use::Read);
+    bool guarded = c && c->isKnown() && c->dependsOn(SymbolKind::ThreadIdx);
+    if (guarded)
+      guards_.push_back(c);
+    stmt(body);
+    if (guarded)
+      guards_.pop_back();
+    leaveLoop(loop, carried);
   }
 
   // Records the access `lv` (a memory lvalue) if it is one, then walks the
@@ -430,13 +591,48 @@ private:
       return;
     }
     if (auto *bo = dyn_cast<BinaryOperator>(e); bo && bo->isAssignmentOp()) {
+      // The value a tracked local gets, from the values before the assignment.
+      const VarDecl *v = assignedVar(bo->getLHS());
+      ExprRef newValue;
+      if (tracked(v)) {
+        if (bo->getOpcode() == BO_Assign)
+          newValue = tr_.index(bo->getRHS());
+        else if (auto op = ExprTranslator::compoundOp(bo->getOpcode()))
+          newValue = IndexExpr::make(*op, {tr_.index(bo->getLHS()), tr_.index(bo->getRHS())});
+        else
+          newValue = IndexExpr::unknown("'" + v->getNameAsString() + "' is updated by an unsupported operator");
+      }
       access(bo->getLHS(), bo->getOpcode() == BO_Assign ? Use::Write : Use::ReadWrite);
       expr(bo->getRHS(), Use::Read);
+      if (newValue)
+        assign(v, newValue);
+      return;
+    }
+    if (auto *co = dyn_cast<ConditionalOperator>(e)) {
+      expr(co->getCond(), Use::Read);
+      ++conditionalDepth_; // assignments in a branch happen on some paths only
+      expr(co->getTrueExpr(), Use::Read);
+      expr(co->getFalseExpr(), Use::Read);
+      --conditionalDepth_;
+      return;
+    }
+    if (auto *bo = dyn_cast<BinaryOperator>(e); bo && bo->isLogicalOp()) {
+      expr(bo->getLHS(), Use::Read);
+      ++conditionalDepth_;
+      expr(bo->getRHS(), Use::Read);
+      --conditionalDepth_;
       return;
     }
     if (auto *uo = dyn_cast<UnaryOperator>(e)) {
       if (uo->isIncrementDecrementOp()) {
+        const VarDecl *v = assignedVar(uo->getSubExpr());
+        ExprRef newValue;
+        if (tracked(v))
+          newValue = IndexExpr::make(uo->isIncrementOp() ? ExprOp::Add : ExprOp::Sub,
+                                     {tr_.index(uo->getSubExpr()), IndexExpr::constant(1)});
         access(uo->getSubExpr(), Use::ReadWrite);
+        if (newValue)
+          assign(v, newValue);
         return;
       }
       if (uo->getOpcode() == UO_AddrOf) {
@@ -479,6 +675,7 @@ private:
   WalkState &state_;
   std::vector<SourceLocation> callChain_;
   std::map<const Stmt *, std::pair<const VarDecl *, ExprRef>> rebindAfter_;
+  int conditionalDepth_ = 0; // inside a `?:` branch or the right of `&&`/`||`
 };
 
 // 1 + the highest threadIdx dimension `e` uses. A cooperative-groups rank

@@ -71,10 +71,11 @@ std::optional<int64_t> constantTripCount(const LoopRecurrence &rec) {
   return std::nullopt;
 }
 
-std::vector<CarriedVariable> carriedVariables(const ForStmt *loop, const std::shared_ptr<const LoopRecurrence> &induction,
-                                              ExprTranslator &tr, const LocalWrites &writes, const SourceManager &sm) {
+std::vector<CarriedVariable> carriedVariables(const Stmt *loopBody, int loopId, ExprRef cond, ExprTranslator &tr,
+                                              const LocalWrites &allWrites, const LocalWrites &loopWrites,
+                                              const std::function<ExprRef(const VarDecl *)> &valueBefore) {
   std::vector<CarriedVariable> out;
-  auto *body = dyn_cast_or_null<CompoundStmt>(loop->getBody());
+  auto *body = dyn_cast_or_null<CompoundStmt>(loopBody);
   if (!body)
     return out;
   for (const Stmt *s : body->body()) {
@@ -88,21 +89,23 @@ std::vector<CarriedVariable> carriedVariables(const ForStmt *loop, const std::sh
       lhs = uo->getSubExpr();
     auto *dre = lhs ? dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts()) : nullptr;
     auto *var = dre ? dyn_cast<VarDecl>(dre->getDecl()) : nullptr;
-    if (!var || !var->hasLocalStorage() || isa<ParmVarDecl>(var) || !var->getInit() ||
-        !var->getType()->isIntegralOrEnumerationType() || writes.escaped.count(var) ||
-        writes.writes.lookup(var) != 1 || !sm.isBeforeInTranslationUnit(var->getLocation(), loop->getBeginLoc()))
+    if (!var || !var->hasLocalStorage() || !var->getType()->isIntegralOrEnumerationType() ||
+        allWrites.escaped.count(var) || loopWrites.writes.lookup(var) != 1)
+      continue;
+    ExprRef init = valueBefore(var);
+    if (!init)
       continue;
     LoopRecurrence rec;
-    rec.loopId = induction->loopId;
+    rec.loopId = loopId;
     rec.var = var->getNameAsString();
-    rec.cond = induction->cond; // the iterations are the loop's
+    rec.cond = cond; // the iterations are the loop's
     if (!parseLoopStep(e, var, tr, rec))
       continue;
-    rec.init = tr.index(var->getInit());
+    rec.init = init;
     auto before = std::make_shared<LoopRecurrence>(rec);
     auto after = std::make_shared<LoopRecurrence>(rec);
     after->init = IndexExpr::make(rec.stepOp, {rec.init, rec.step});
-    out.push_back({var, s, IndexExpr::loopVar(before), IndexExpr::loopVar(after)});
+    out.push_back({var, s, IndexExpr::loopVar(before), IndexExpr::loopVar(after), before, after});
   }
   return out;
 }

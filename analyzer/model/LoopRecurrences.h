@@ -10,6 +10,7 @@
 
 #include "clang/AST/Stmt.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -22,18 +23,22 @@ bool parseLoopStep(const clang::Expr *update, const clang::VarDecl *var, ExprTra
 // The trip count when init, step and condition are all constants.
 std::optional<int64_t> constantTripCount(const LoopRecurrence &rec);
 
-// A local declared before the loop whose only write is one unconditional
-// statement of the loop body. Before that statement it holds `before` at
-// iteration k, after it `after` (the value of iteration k + 1).
+// A local declared before the loop whose only write in the loop is one
+// unconditional statement of the loop body. Before that statement it holds
+// `before` at iteration k, after it `after` (the value of iteration k + 1).
+// A `while` loop's counter (`while (k < n) { ...; ++k; }`) is one too.
 struct CarriedVariable {
   const clang::VarDecl *var = nullptr;
   const clang::Stmt *update = nullptr;
   ExprRef before, after;
+  std::shared_ptr<LoopRecurrence> beforeRec, afterRec; // their recurrences, for setting the condition
 };
 
-std::vector<CarriedVariable> carriedVariables(const clang::ForStmt *loop,
-                                              const std::shared_ptr<const LoopRecurrence> &induction,
-                                              ExprTranslator &tr, const LocalWrites &writes,
-                                              const clang::SourceManager &sm);
+// `loopWrites`: the writes inside the loop (condition, body, increment);
+// `valueBefore`: what a variable holds when the loop starts (null: unknown).
+std::vector<CarriedVariable> carriedVariables(const clang::Stmt *loopBody, int loopId, ExprRef cond,
+                                              ExprTranslator &tr, const LocalWrites &allWrites,
+                                              const LocalWrites &loopWrites,
+                                              const std::function<ExprRef(const clang::VarDecl *)> &valueBefore);
 
 } // namespace warplint

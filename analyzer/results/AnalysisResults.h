@@ -148,6 +148,29 @@ struct WarpAccessEval {
   bool laneStrideKnown = false;
 };
 
+// An access whose address involves warp-uniform values the analyzer cannot
+// pin down (scalar parameters, values loaded from warp-uniform addresses):
+// the warp evaluated at sample values of each, so that a verdict can state
+// the condition under which it holds. MemoryAccess::evals then holds the
+// evaluation that holds for every value tried (the least severe).
+struct UniformSample {
+  std::vector<int64_t> values;      // parallel to UniformSweep::symbols
+  std::vector<WarpAccessEval> evals; // one per block shape with an active lane
+  int worst = -1;                    // index into evals; -1 when none (not admissible)
+  bool degenerate = false;           // every lane at one address where other values spread them (a zero stride)
+};
+
+struct UniformSweep {
+  std::vector<std::string> symbols; // as printed: "n", "perm[blockIdx.x]"
+  std::vector<bool> isParam;        // a scalar parameter (else a uniform unknown)
+  std::vector<UniformSample> samples;
+  // Bytes between consecutive lanes (threadIdx.x) as an expression when the
+  // address is affine in it: "4*size".
+  std::string laneStride;
+  // Facts for the model: "degree >= 2 when w is even", ...
+  std::vector<std::string> conditions;
+};
+
 struct MemoryAccess {
   SourceLocation loc;
   std::string kernel;
@@ -163,6 +186,7 @@ struct MemoryAccess {
   std::vector<SourceLocation> callChain; // call sites from the kernel down, when inlined from a __device__ function
   std::vector<std::string> assumptions; // e.g. "n treated as large (1024)"
   std::vector<WarpAccessEval> evals;    // one per block shape / iteration evaluated
+  std::optional<UniformSweep> uniformSweep; // set when the address involves warp-uniform unknowns
   // Worst evaluation by the measure relevant to the address space; -1 if none.
   int worstEval = -1;
   // When `evals` is empty for a shared or global access: why no warp could be

@@ -109,6 +109,8 @@ std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, co
   base.gridDim[1] = grid.y;
   base.gridDim[2] = grid.z;
   base.paramValue = opts.symbolicValue;
+  base.paramOverride = opts.paramOverrides;
+  base.uniformOverride = opts.uniformOverrides;
 
   // Every loop the address or a guard depends on, outermost first as found.
   std::vector<std::shared_ptr<const LoopRecurrence>> loops;

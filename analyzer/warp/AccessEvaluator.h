@@ -7,6 +7,7 @@
 
 #include "analyzer/results/AnalysisResults.h"
 #include "analyzer/model/IndexExpr.h"
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct EvaluationOptions {
   int64_t symbolicValue = 1024;
   int maxIterationsPerLoop = 64;
   int maxBindings = 2048; // cap on (warp, block, iteration) combinations
+  // Values of particular parameters and uniform unknowns (by symbol index);
+  // the others take symbolicValue.
+  std::map<int, int64_t> paramOverrides, uniformOverrides;
 };
 
 // The worst evaluation for this block shape, or nullopt when the address

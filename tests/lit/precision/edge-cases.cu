@@ -20,6 +20,7 @@ __global__ void shadowed(float *out) {
 __global__ void reassigned(float *out) {
   __shared__ float s[1024];
   int c = threadIdx.x * 32;
+  // CHECK-MESSAGES: :[[@LINE+1]]:3: warning: 32-way bank conflict on write of shared 's'
   s[c] = 1.f;                             // GT 32-way (or silent: assigned twice)
   c = threadIdx.x;
   __syncthreads();
@@ -157,6 +158,8 @@ __global__ void uniformUnknownBase(const int *perm, float *out) {
   int b = perm[blockIdx.x];
   s[b + threadIdx.x] = 1.f;           // free whatever b
   __syncthreads();
+  // CHECK-MESSAGES: :[[@LINE+2]]:22: warning: 32-way bank conflict on read of shared 's'
+  // CHECK-MESSAGES: note: assumption: 'perm[blockIdx.x]' is warp-uniform, value unknown
   out[threadIdx.x] = s[b * 32 + threadIdx.x * 32]; // GT: 32-way whatever b (recall only)
 }
 __global__ void streamLaunch(float *out) {
@@ -176,6 +179,8 @@ __global__ void whileLoop(float *out) {
   __shared__ float s[32][32];
   int k = 0;
   float a = 0.f;
+  // The while loop's counter is recognized now.
+  // CHECK-MESSAGES: :[[@LINE+1]]:25: warning: 32-way bank conflict on read of shared 's'
   while (k < 32) { a += s[threadIdx.x][k]; ++k; } // GT: 32-way (k unknown to the tool: ok to miss)
   out[threadIdx.x] = a;
 }

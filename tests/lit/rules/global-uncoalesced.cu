@@ -3,7 +3,8 @@
 // The measured cost follows the profile: the bundled H100 one by default.
 // RUN: %not %warplint check %s --profile h200 --color=never 2>&1 | %FileCheck %s --check-prefix=H200
 // H200: warning: uncoalesced global read of 'in': 32 sectors per request where 4 suffice: 8x the traffic; a stride-32 float access moves {{[0-9]+}} GB/s of useful data on NVIDIA H200 against
-// H200: warning: uncoalesced global read of 'a': 32 sectors per request where 4 suffice: 8x the traffic; of the {{[0-9]+}} GB/s measured on NVIDIA H200, at most {{[0-9]+}} GB/s carry useful bytes [global-uncoalesced]
+// H200: warning: uncoalesced global read of 'a': 32 sectors per request where 4 suffice: 8x the traffic when n >= 8; a stride-8 float access moves {{[0-9]+}} GB/s of useful data on NVIDIA H200
+// H200: warning: uncoalesced global read of 'in': 16 sectors per request where 8 suffice: 2x the traffic; of the {{[0-9]+}} GB/s measured on NVIDIA H200, at most {{[0-9]+}} GB/s carry useful bytes [global-uncoalesced]
 
 // ---- positives ---------------------------------------------------------
 
@@ -19,8 +20,11 @@ __global__ void columnWalk(const float *a, float *colSum, int n) {
   int row = blockIdx.x * blockDim.x + threadIdx.x;
   float s = 0.f;
   for (int k = 0; k < n; ++k)
-    // CHECK-MESSAGES: :[[@LINE+2]]:10: warning: uncoalesced global read of 'a': 32 sectors per request where 4 suffice: 8x the traffic
-    // CHECK-MESSAGES: note: assumption: parameter 'n' taken as 1024 (a large multiple of 32)
+    // The row pitch n is the lane stride: uncoalesced for n >= 2, one sector
+    // a lane from n >= 8.
+    // CHECK-MESSAGES: :[[@LINE+3]]:10: warning: uncoalesced global read of 'a': 32 sectors per request where 4 suffice: 8x the traffic when n >= 8
+    // CHECK-MESSAGES: note: 32 lanes each move 4 bytes; consecutive lanes are 4*n bytes apart
+    // CHECK-MESSAGES: note: assumption: n is warp-uniform, value unknown: evaluated at 0, 1, 2, 3, ..., 1025
     s += a[row * n + k];
   colSum[row] = s;
 }
