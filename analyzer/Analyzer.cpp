@@ -1,4 +1,6 @@
 #include "analyzer/Analyzer.h"
+#include "analyzer/facts/PtxasFrames.h"
+#include "analyzer/results/PrivateMemory.h"
 #include "analyzer/model/KernelWalker.h"
 #include "analyzer/model/LaunchSites.h"
 #include "analyzer/warp/PaddingTrials.h"
@@ -416,6 +418,13 @@ TranslationUnitResult analyzeUnit(const CompileJob &job, const AnalyzerOptions &
   }
   result.launches = unit.launches;
   result.fileHashes = unit.fileHashes;
+  if (opts.ptxasConfirm && cmd.cuda && !cmd.usesMinimalCuda) {
+    bool anyArray = false;
+    for (const KernelInfo &k : result.kernels)
+      anyArray = anyArray || (k.privateMemory && !k.privateMemory->arrays.empty());
+    if (anyArray)
+      readPtxasFrames(job, *cmd.cuda, result);
+  }
   if (errors.fatal && result.kernels.empty()) {
     result.parsed = false;
     result.fatalError = errors.errors.front().message;
