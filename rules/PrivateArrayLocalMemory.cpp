@@ -52,7 +52,11 @@ const RuleInfo kInfo{
     "  __syncthreads();\n"
     "  if (threadIdx.x < 16) atomicAdd(&out[threadIdx.x], bins[threadIdx.x]);\n"
     "}",
-    "none: diagnostic only (the advice depends on the algorithm)",
+    "safe (applied by --fix) only where every non-constant subscript comes from constant-trip loops that "
+    "`#pragma unroll N` (N below the trip count, or 1) keeps rolled, the array's address does not escape and it "
+    "fits the register budget: the count is deleted so the loops unroll fully, which changes code size but not "
+    "behaviour; --fix re-analyzes the file and keeps the edit only when the finding is gone. Otherwise "
+    "diagnostic only (the advice depends on the algorithm).",
 };
 
 std::string rounded(double v) {
@@ -294,6 +298,19 @@ private:
     std::string fix = advice(a, cause, tooLarge);
     if (!fix.empty())
       f.notes.push_back({{}, "instead: " + fix});
+    // Every dynamic subscript comes from constant-trip loops kept rolled by
+    // a count: unrolling them fully makes every subscript a constant. The
+    // re-analysis of --fix checks that the finding is gone.
+    if (dynamic && !escapes && !tooLarge && !a.rollingPragmas.empty()) {
+      Fix x;
+      x.subject = a.name;
+      x.description = "unroll the loops indexing '" + a.name + "' fully (`#pragma unroll` without a count)";
+      for (const SourceSpan &s : a.rollingPragmas)
+        x.replacements.push_back({s.file, s.offset, s.length, ""});
+      f.fixes.push_back(x);
+      f.details["fix"] = {{"kind", "unroll-pragma"}, {"safety", "safe"}};
+      f.notes.push_back({{}, "fix (--fix): " + x.description});
+    }
     return f;
   }
 

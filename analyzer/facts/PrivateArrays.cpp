@@ -154,7 +154,7 @@ public:
     for (size_t i = 0; i < arrays_.size(); ++i)
       if (!rollingBlocked_.count(i) && !arrays_[i].dynamicSubscripts.empty())
         for (const LoopHintAttr *h : rolling_[i]) {
-          SourceSpan s = fileSpan(ctx_, CharSourceRange::getTokenRange(h->getValue()->getSourceRange()));
+          SourceSpan s = countSpan(h);
           if (!s.valid()) {
             arrays_[i].rollingPragmas.clear();
             break;
@@ -232,6 +232,29 @@ private:
       deeper.push_back(def);
       scanFunction(child, deeper);
     }
+  }
+
+  // The count of `#pragma unroll N` with the blanks before it, so that
+  // deleting the span leaves `#pragma unroll`.
+  SourceSpan countSpan(const LoopHintAttr *h) {
+    SourceSpan s = fileSpan(ctx_, CharSourceRange::getTokenRange(h->getValue()->getSourceRange()));
+    if (!s.valid())
+      return s;
+    const SourceManager &sm = ctx_.getSourceManager();
+    clang::SourceLocation begin = sm.getExpansionLoc(h->getValue()->getBeginLoc());
+    bool invalid = false;
+    const char *at = sm.getCharacterData(begin, &invalid);
+    if (invalid)
+      return SourceSpan{};
+    unsigned blanks = 0;
+    while (blanks < s.offset && (at[-1 - int(blanks)] == ' ' || at[-1 - int(blanks)] == '\t'))
+      ++blanks;
+    if (blanks == 0)
+      return SourceSpan{};
+    s.offset -= blanks;
+    s.length += blanks;
+    s.text = std::string(at - blanks, blanks) + s.text;
+    return s;
   }
 
   PrivateArray &record(const VarDecl *v, const Frame &f) {
