@@ -1,5 +1,7 @@
 #include "analyzer/Analyzer.h"
 #include "analyzer/model/BlockShapes.h"
+#include "analyzer/facts/PtxasFrames.h"
+#include "analyzer/results/PrivateMemory.h"
 #include "analyzer/model/KernelWalker.h"
 #include "analyzer/model/LaunchSites.h"
 #include "analyzer/warp/PaddingTrials.h"
@@ -350,6 +352,8 @@ namespace {
 struct ParsedUnit {
   TranslationUnitResult result;
   UnitModel model;
+  CompileJob job;                       // for --ptxas-confirm after evaluation
+  std::optional<CudaInstallation> cuda; // the toolkit parsed against; none with the minimal header
 };
 
 // Headers the build does not find are replaced by empty ones in this
@@ -379,6 +383,9 @@ ParsedUnit parseUnit(const CompileJob &job, const AnalyzerOptions &opts) {
   TranslationUnitResult &result = parsed.result;
   result.file = job.file;
   ClangCommand cmd = buildClangCommand(job, opts.frontend);
+  parsed.job = job;
+  if (!cmd.usesMinimalCuda)
+    parsed.cuda = cmd.cuda;
   // Without carets clang also skips its "N errors generated" line on stderr;
   // errors reach us through the collector below.
   if (!cmd.argv.empty())
@@ -465,6 +472,13 @@ TranslationUnitResult evaluateUnit(ParsedUnit &&parsed, const ForeignLaunches &f
     for (auto &a : k.accesses)
       k.info.accesses.push_back(std::move(a.fact));
     result.kernels.push_back(std::move(k.info));
+  }
+  if (opts.ptxasConfirm && parsed.cuda) {
+    bool anyArray = false;
+    for (const KernelInfo &k : result.kernels)
+      anyArray = anyArray || (k.privateMemory && !k.privateMemory->arrays.empty());
+    if (anyArray)
+      readPtxasFrames(parsed.job, *parsed.cuda, result);
   }
   return result;
 }

@@ -28,6 +28,9 @@ struct AnalyzerOptions {
   // Called after each unit, one call at a time, with the number done so far
   // and the unit just finished (a progress line).
   std::function<void(size_t done, size_t total, const std::string &file)> onUnitDone;
+  // Compile each unit with the toolkit's nvcc (-Xptxas -v) and record the
+  // stack frame ptxas reports per kernel (analyzer/facts/PtxasFrames.h).
+  bool ptxasConfirm = false;
 };
 
 // Analyzes one translation unit on its own (launches in other units are not

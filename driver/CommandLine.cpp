@@ -189,10 +189,11 @@ ParseResult parseCheck(const std::vector<std::string> &args, size_t start) {
     } else if (auto v = cur.value({"--export-fixes"}, error)) {
       o.exportFixes = *v;
     } else if (arg == "--fix" || arg == "--fix-dry-run" || arg == "--fix-verify-nvcc" || arg == "--fix-launch" ||
-               arg == "--assume-no-alias") {
+               arg == "--assume-no-alias" || arg == "--ptxas-confirm") {
       bool &flag = arg == "--fix" ? o.fix : arg == "--fix-dry-run" ? o.fixDryRun
                                         : arg == "--fix-verify-nvcc" ? o.fixVerifyNvcc
-                                        : arg == "--fix-launch" ? o.fixLaunch : o.assumeNoAlias;
+                                        : arg == "--fix-launch" ? o.fixLaunch
+                                        : arg == "--ptxas-confirm" ? o.ptxasConfirm : o.assumeNoAlias;
       flag = true;
       cur.next();
     } else if (arg == "--no-cuda-toolkit") {

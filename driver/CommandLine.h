@@ -38,6 +38,7 @@ struct CheckOptions {
   bool allWarningsAsErrors = false;          // --warnings-as-errors all
   unsigned jobs = 0;               // -j N: files analyzed at once; 0: one per core
   bool quiet = false;              // --quiet: no progress line and no summary on stderr
+  bool ptxasConfirm = false;       // --ptxas-confirm: compile with nvcc -Xptxas -v, note stack frames
 };
 
 struct ListRulesOptions {

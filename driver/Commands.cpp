@@ -123,6 +123,7 @@ int runCheck(const CheckOptions &o) {
   analyzerOpts.frontend.forceMinimalCuda = o.noCudaToolkit;
   analyzerOpts.frontend.buildDir = o.buildDir;
   analyzerOpts.frontend.extraArgs = o.compilerFlags;
+  analyzerOpts.ptxasConfirm = o.ptxasConfirm;
 
   std::vector<CompileJob> jobs;
   if (!o.buildDir.empty()) {

@@ -72,6 +72,10 @@ Options:
                              four bytes a thread, a quarter of the grid)
   --assume-no-alias          take pointer parameters to never alias (readonly-param
                              then adds __restrict__ without launch-site proof)
+  --ptxas-confirm            compile each file with the toolkit's nvcc -Xptxas -v
+                             and confirm private-array-local-memory findings
+                             with the kernel's stack frame (drops those ptxas
+                             shows in registers; slow: a real compilation)
   -h, --help                 show this help
 
 Exit status: 0 no findings, 1 findings, 2 usage error or a file that could not

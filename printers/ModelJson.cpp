@@ -1,4 +1,5 @@
 #include "printers/ModelJson.h"
+#include "analyzer/results/PrivateMemory.h"
 
 namespace warplint {
 
@@ -17,6 +18,35 @@ nlohmann::json evalJson(const WarpAccessEval &e) {
     j["iteration"] = e.iteration;
   if (e.laneStrideKnown)
     j["lane_stride_bytes"] = e.laneStrideBytes;
+  j["distinct_addresses"] = e.distinctAddresses;
+  return j;
+}
+
+// analyzer/facts/PrivateArrays.cpp's facts and what ptxas said.
+nlohmann::json privateMemoryJson(const PrivateMemoryFacts &m) {
+  nlohmann::json j{{"arrays", nlohmann::json::array()}};
+  for (const PrivateArray &a : m.arrays) {
+    nlohmann::json aj{{"name", a.name}, {"loc", loc(a.loc)}, {"element_type", a.elementType},
+                      {"dims", a.dims}, {"bytes", a.bytes}, {"declared_in", a.declaredIn},
+                      {"subscripts", a.subscripts}, {"undetermined_subscripts", a.undeterminedSubscripts},
+                      {"nested_loop_subscript", a.nestedLoopSubscript}, {"shuffled_by_data", a.shuffledByData}};
+    if (!a.undeterminedReason.empty())
+      aj["undetermined_because"] = a.undeterminedReason;
+    if (!a.escape.empty())
+      aj["escape"] = a.escape;
+    for (const DynamicSubscript &d : a.dynamicSubscripts)
+      aj["dynamic_subscripts"].push_back({{"loc", loc(d.loc)}, {"text", d.text}, {"write", d.isWrite},
+                                          {"cause", d.cause}, {"why", d.why}, {"in_loop", d.inLoop},
+                                          {"in_rolled_loop", d.inRolledLoop}});
+    for (const SourceSpan &p : a.rollingPragmas)
+      aj["rolling_pragmas"].push_back({{"file", p.file}, {"offset", p.offset}, {"text", p.text}});
+    j["arrays"].push_back(aj);
+  }
+  if (m.ptxas.ran)
+    j["ptxas"] = {{"tool", m.ptxas.tool}, {"stack_frame_bytes", m.ptxas.stackFrameBytes},
+                  {"spill_store_bytes", m.ptxas.spillStoreBytes}, {"spill_load_bytes", m.ptxas.spillLoadBytes}};
+  else if (!m.ptxas.error.empty())
+    j["ptxas"] = {{"error", m.ptxas.error}};
   return j;
 }
 
@@ -65,6 +95,8 @@ nlohmann::json kernelJson(const KernelInfo &k) {
     j["loops"].push_back(lj);
   }
   j["constant_symbols"] = k.constantSymbols;
+  if (k.privateMemory)
+    j["private_memory"] = privateMemoryJson(*k.privateMemory);
   for (auto &s : k.blockShapes)
     j["block_shapes"].push_back(shape(s));
   for (auto &a : k.accesses) {

@@ -12,5 +12,7 @@ std::unique_ptr<Rule> makeSharedBankConflictRule(); // rules/SharedBankConflict.
 std::unique_ptr<Rule> makeGlobalUncoalescedRule();  // rules/GlobalUncoalesced.cpp
 std::unique_ptr<Rule> makeReadonlyParamRule();      // rules/ReadonlyParam.cpp
 std::unique_ptr<Rule> makeGlobalNarrowAccessRule(); // rules/GlobalNarrowAccess.cpp
+std::unique_ptr<Rule> makePrivateArrayLocalMemoryRule(); // rules/PrivateArrayLocalMemory.cpp
+std::unique_ptr<Rule> makeConstantDivergentAccessRule(); // rules/ConstantDivergentAccess.cpp
 
 } // namespace warplint

@@ -1,6 +1,7 @@
 #include "analyzer/model/KernelWalker.h"
 #include "analyzer/model/LoopRecurrences.h"
 #include "analyzer/facts/RewriteFacts.h"
+#include "analyzer/facts/PrivateArrays.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -513,6 +514,8 @@ private:
     auto &consts = out_.info.constantSymbols;
     if (ref.space == AddressSpace::Constant && std::find(consts.begin(), consts.end(), f.base) == consts.end())
       consts.push_back(f.base);
+    if (ref.space == AddressSpace::Constant && !f.indexKnown)
+      f.indexLoads = indexLoadLocations(ctx_, target);
     a.subscripts = subscriptChain(target, ref);
     a.guarded.byteOffset = ref.byteOffset;
     a.guarded.widthBytes = width;
@@ -726,6 +729,8 @@ ModeledKernel modelKernel(ASTContext &ctx, const FunctionDecl *fn) {
   WalkState state;
   Walker w(ctx, fn, m, state);
   w.run();
+  m.info.privateMemory = std::make_shared<PrivateMemoryFacts>();
+  m.info.privateMemory->arrays = describePrivateArrays(ctx, fn);
   for (auto &a : m.accesses)
     m.threadDims = std::max(m.threadDims, threadDimsOf(*a.guarded.byteOffset));
   return m;

@@ -5,11 +5,14 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace warplint {
+
+struct PrivateMemoryFacts; // analyzer/results/PrivateMemory.h
 
 struct SourceLocation {
   std::string file;
@@ -146,6 +149,10 @@ struct WarpAccessEval {
   int idealSectors = 0;
   int64_t laneStrideBytes = 0;        // address difference between lanes 0 and 1 (0 if not affine)
   bool laneStrideKnown = false;
+  // Distinct addresses and 128-byte lines the active lanes touch (constant
+  // memory serves one address at a time).
+  int distinctAddresses = 0;
+  int distinctLines = 0;
 };
 
 // An access whose address involves warp-uniform values the analyzer cannot
@@ -185,6 +192,9 @@ struct MemoryAccess {
   bool indexKnown = false;  // the index was expressed over known symbols
   std::vector<SourceLocation> callChain; // call sites from the kernel down, when inlined from a __device__ function
   std::vector<std::string> assumptions; // e.g. "n treated as large (1024)"
+  // Constant-memory accesses: the loads (their MemoryAccess::loc) whose
+  // values the index reads, when it reads any (`c[in[i]]`).
+  std::vector<SourceLocation> indexLoads;
   std::vector<WarpAccessEval> evals;    // one per block shape / iteration evaluated
   std::optional<UniformSweep> uniformSweep; // set when the address involves warp-uniform unknowns
   // Worst evaluation by the measure relevant to the address space; -1 if none.
@@ -275,6 +285,8 @@ struct KernelInfo {
   std::vector<LaunchSite> launchSites; // the launches of this kernel visible in the unit
   std::vector<BytePackWindow> bytePackWindows;
   std::optional<ByteLaneKernel> byteLane; // set when the body has the one-byte-a-lane shape
+  // Thread-private arrays and the ptxas stack frame (analyzer/results/PrivateMemory.h).
+  std::shared_ptr<PrivateMemoryFacts> privateMemory;
 };
 
 struct FrontendMessage {

@@ -2,6 +2,7 @@
 #include "analyzer/warp/WarpSimulator.h"
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 
 namespace warplint {
@@ -18,6 +19,18 @@ std::vector<int> representativeWarps(const BlockShape &block) {
   if (warps > 2)
     out.push_back(static_cast<int>(warps - 1));
   return out;
+}
+
+// Constant memory serves a warp one distinct address at a time.
+void countDistinct(const LaneAddresses &lanes, WarpAccessEval &e) {
+  std::set<int64_t> addresses, lines;
+  for (int l = 0; l < kWarpSize; ++l)
+    if (lanes.active[l]) {
+      addresses.insert(lanes.address[l]);
+      lines.insert(lanes.address[l] >= 0 ? lanes.address[l] / 128 : (lanes.address[l] - 127) / 128);
+    }
+  e.distinctAddresses = static_cast<int>(addresses.size());
+  e.distinctLines = static_cast<int>(lines.size());
 }
 
 bool laneActive(const GuardedAccess &a, const Binding &b) {
@@ -93,6 +106,8 @@ std::string describeIteration(const std::vector<LoopPlan> &plans, const Binding 
 double evaluationSeverity(const WarpAccessEval &e, AddressSpace space) {
   if (space == AddressSpace::Shared)
     return e.bankConflictDegree + 0.001 * e.wavefronts;
+  if (space == AddressSpace::Constant)
+    return e.distinctAddresses + 0.001 * e.distinctLines;
   if (e.idealSectors == 0)
     return 0;
   return static_cast<double>(e.sectors) / e.idealSectors;
@@ -194,6 +209,7 @@ std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, co
         e.warpInBlock = warp;
         e.activeLanes = lanes.activeCount();
         e.uniform = lanes.uniform();
+        countDistinct(lanes, e);
         if (lanes.active[0] && lanes.active[1]) {
           e.laneStrideKnown = true;
           e.laneStrideBytes = lanes.address[1] - lanes.address[0];
