@@ -1,4 +1,5 @@
 #include "analyzer/Analyzer.h"
+#include "analyzer/frontend/SourceCheck.h"
 #include "analyzer/model/KernelWalker.h"
 #include "analyzer/model/LaunchSites.h"
 #include "analyzer/warp/PaddingTrials.h"
@@ -169,6 +170,7 @@ void dropInlinedHelpers(UnitModel &m) {
 struct UnitOutput {
   UnitModel model;
   bool handled = false; // the AST reached our consumer
+  SourceShape shape;    // whether the main file is source at all
 };
 
 class ModelConsumer : public ASTConsumer {
@@ -187,6 +189,7 @@ public:
     m.launchCallees.clear();
     m.kernelDecls.clear();
     recordHashes(ctx);
+    out_.shape = describeMainFile(ctx);
     out_.handled = true;
   }
 
@@ -206,6 +209,8 @@ private:
       for (const ParamInfo &p : k.info.params) {
         add(p.constInsertAt);
         add(p.restrictInsertAt);
+        for (const SourceSpan &s : p.redeclConstInsertAt)
+          add(s);
       }
       for (const BytePackWindow &w : k.info.bytePackWindows)
         add(w.before);
@@ -405,6 +410,11 @@ TranslationUnitResult analyzeUnit(const CompileJob &job, const AnalyzerOptions &
       result.fatalError = "the compile command was rejected: " + e.message;
       return result;
     }
+  if (std::string why = notSourceReason(out.shape, errors.errors.size(), errors.fatal); !why.empty()) {
+    result.parsed = false;
+    result.fatalError = why;
+    return result;
+  }
   result.parsed = true;
   UnitModel &unit = out.model;
   for (size_t i = 0; i < unit.kernels.size(); ++i) {

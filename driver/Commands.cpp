@@ -6,6 +6,7 @@
 #include "analyzer/profile/HardwareProfile.h"
 #include "driver/OutputFile.h"
 #include "driver/Report.h"
+#include "driver/Suppressions.h"
 #include "printers/RuleDocs.h"
 #include "printers/TextPrinter.h"
 #include "rules/Rule.h"
@@ -186,10 +187,16 @@ int runCheck(const CheckOptions &o) {
   std::vector<Finding> findings = runRules(results, [&](size_t unit) {
     return UnitRuleSettings{&jobSettings[unit]->ctx, &jobSettings[unit]->rules};
   });
+  // Inline NOLINT comments: a stage of its own between rules and printers.
+  Suppressions suppressions;
+  suppressions.apply(findings);
+  for (const FrontendMessage &m : suppressions.problems())
+    std::cerr << displayPath(m.loc.file, currentDirectory()) << ":" << m.loc.line << ":" << m.loc.column << ": warning: " << m.message << "\n";
 
   ReportOptions report;
   report.format = o.format;
   report.baseDir = currentDirectory();
+  report.showSuppressed = o.showSuppressed;
   for (const RuleInfo *info : registryInfos())
     if (o.rules.empty() || std::find(o.rules.begin(), o.rules.end(), info->id) != o.rules.end())
       report.rules.push_back(info);
@@ -201,12 +208,17 @@ int runCheck(const CheckOptions &o) {
     return 2;
   if (o.format == OutputFormat::Text && !o.quiet)
     std::cerr << summaryLine(results, findings) << "\n";
-  if (o.fix || o.fixDryRun || !o.exportFixes.empty())
+  if (o.fix || o.fixDryRun || !o.exportFixes.empty()) {
+    std::vector<Finding> active; // a silenced finding's fix is not applied either
+    for (const Finding &f : findings)
+      if (!f.suppression)
+        active.push_back(f);
     // A fix is re-checked with the settings of the first file (the rules
     // that offered the fixes ran under each file's own).
-    if (runFixes(o, results, findings, jobs, analyzerOpts, jobSettings.front()->ctx, jobSettings.front()->rules) != 0)
+    if (runFixes(o, results, active, jobs, analyzerOpts, jobSettings.front()->ctx, jobSettings.front()->rules) != 0)
       return 2;
-  return exitStatus(results, findings);
+  }
+  return exitStatus(results, findings, o.failOn);
 }
 
 int runListRules(const ListRulesOptions &o) {
