@@ -60,6 +60,24 @@ def copy_project(src, dest, build):
     return new_build
 
 
+DECLARATION = re.compile(r"__global__[^;{}]*\)\s*;", re.S)
+
+
+def declares_kernel(path):
+    """The file, or a header it includes with quotes (one level), declares a kernel without its body."""
+    try:
+        text = open(path, errors="replace").read()
+    except OSError:
+        return False
+    if DECLARATION.search(text):
+        return True
+    for inc in re.findall(r'#\s*include\s*"([^"]+)"', text):
+        h = os.path.join(os.path.dirname(path), inc)
+        if os.path.exists(h) and DECLARATION.search(open(h, errors="replace").read()):
+            return True
+    return False
+
+
 def arguments(entry):
     return entry["arguments"] if "arguments" in entry else shlex.split(entry["command"])
 
@@ -122,6 +140,9 @@ def main():
     ap.add_argument("--one-arch", help="compile for this arch only instead of the command's list (speed)")
     ap.add_argument("-j", type=int, default=2, help="parallel compiles")
     ap.add_argument("--fix-jobs", type=int, default=1, help="parallel warplint processes over slices of the database")
+    ap.add_argument("--only-declared-kernels", action="store_true",
+                    help="only units that declare a __global__ function without its body, in the file or a "
+                         "header it includes with quotes (the cases a signature fix must follow; for a slow machine)")
     ap.add_argument("source_root")
     ap.add_argument("build_dir")
     a = ap.parse_args()
@@ -140,6 +161,8 @@ def main():
     # The units warplint itself picks from a database: .cu files and -x cu commands.
     cuda = [e for e in db if e["file"].endswith(".cu") or re.search(r"(^|\s)(-x\s*cu|--x=cu)\b", " ".join(arguments(e)))]
     files = sorted({os.path.normpath(os.path.join(e["directory"], e["file"])) for e in cuda})
+    if a.only_declared_kernels:
+        files = [f for f in files if declares_kernel(f)]
     slices = [files[i::a.fix_jobs] for i in range(a.fix_jobs)] if a.fix_jobs > 1 else [[]]
     procs = [subprocess.Popen([os.path.abspath(a.warplint), "check", "-p", build, "--fix", "--color=never"] + part,
                               cwd=src, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
