@@ -98,7 +98,10 @@ def one_arch(args, arch):
     return out[:1] + ["-arch=" + arch] + out[1:]
 
 
-def overload_mismatch(obj, cwd):
+KERNEL_NAME = re.compile(r"__global__\s[^;{}()]*?(\w+)\s*\(")
+
+
+def overload_mismatch(obj, cwd, kernels):
     """A function the object calls but does not define while defining one of
     the same name with other parameter types: a declaration the fix missed
     (without -rdc it only fails at link time, so compiling alone hides it)."""
@@ -110,6 +113,8 @@ def overload_mismatch(obj, cwd):
             continue
         kind, sym = m.group(1), m.group(2)
         base = sym[:sym.index("(")]
+        if base.split("::")[-1] not in kernels:
+            continue  # only the kernels the changed files declare
         if kind == "U":
             undefined.append((base, sym))
         elif kind in "TtWw":
@@ -120,14 +125,14 @@ def overload_mismatch(obj, cwd):
     return ""
 
 
-def compile_unit(entry, arch):
+def compile_unit(entry, arch, kernels):
     args = arguments(entry)
     if arch:
         args = one_arch(args, arch)
     r = subprocess.run(args, cwd=entry["directory"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     first = next((l for l in r.stdout.splitlines() if "error" in l), r.stdout.strip()[:300])
     if r.returncode == 0 and "-o" in args:
-        why = overload_mismatch(args[args.index("-o") + 1], entry["directory"])
+        why = overload_mismatch(args[args.index("-o") + 1], entry["directory"], kernels)
         if why:
             return entry["file"], False, "links against an undefined overload: " + why
     return entry["file"], r.returncode == 0, first
@@ -194,9 +199,12 @@ def main():
         return any(re.search(r'#\s*include\s*[<"]([^>"]*/)?' + re.escape(h) + r'[>"]', text) for h in headers)
 
     units = [e for e in db if affected(e)]
+    kernels = set()
+    for p in changed:
+        kernels.update(KERNEL_NAME.findall(open(p, errors="replace").read()))
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as pool:
-        for file, ok, first in pool.map(lambda e: compile_unit(e, a.one_arch), units):
+        for file, ok, first in pool.map(lambda e: compile_unit(e, a.one_arch, kernels), units):
             results.append((file, ok, first))
     failed = [x for x in results if not x[1]]
 
