@@ -2,6 +2,7 @@
 #include "analyzer/model/BlockShapes.h"
 #include "analyzer/facts/PtxasFrames.h"
 #include "analyzer/results/PrivateMemory.h"
+#include "analyzer/frontend/SourceCheck.h"
 #include "analyzer/model/KernelWalker.h"
 #include "analyzer/model/LaunchSites.h"
 #include "analyzer/warp/PaddingTrials.h"
@@ -182,6 +183,7 @@ void dropInlinedHelpers(UnitModel &m) {
 struct UnitOutput {
   UnitModel model;
   bool handled = false; // the AST reached our consumer
+  SourceShape shape;    // whether the main file is source at all
 };
 
 class ModelConsumer : public ASTConsumer {
@@ -207,6 +209,7 @@ public:
     m.launchKernels.clear();
     m.kernelDecls.clear();
     recordHashes(ctx);
+    out_.shape = describeMainFile(ctx);
     out_.handled = true;
   }
 
@@ -226,6 +229,8 @@ private:
       for (const ParamInfo &p : k.info.params) {
         add(p.constInsertAt);
         add(p.restrictInsertAt);
+        for (const SourceSpan &s : p.redeclConstInsertAt)
+          add(s);
       }
       for (const BytePackWindow &w : k.info.bytePackWindows)
         add(w.before);
@@ -449,6 +454,11 @@ ParsedUnit parseUnit(const CompileJob &job, const AnalyzerOptions &opts) {
       result.fatalError = "the compile command was rejected: " + e.message;
       return parsed;
     }
+  if (std::string why = notSourceReason(out.shape, errors.errors.size(), errors.fatal); !why.empty()) {
+    result.parsed = false;
+    result.fatalError = why;
+    return result;
+  }
   result.parsed = true;
   parsed.model = std::move(out->model);
   result.launches = parsed.model.launches;

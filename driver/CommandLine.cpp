@@ -186,6 +186,11 @@ ParseResult parseCheck(const std::vector<std::string> &args, size_t start) {
     } else if (arg == "--quiet" || arg == "-q") {
       cur.next();
       o.quiet = true;
+    } else if (auto v = cur.value({"--fail-on"}, error)) {
+      if (error.empty())
+        pickChoice<Severity>("--fail-on", *v,
+                             {{"note", Severity::Note}, {"warning", Severity::Warning}, {"error", Severity::Error}},
+                             o.failOn, error);
     } else if (auto v = cur.value({"--export-fixes"}, error)) {
       o.exportFixes = *v;
     } else if (arg == "--fix" || arg == "--fix-dry-run" || arg == "--fix-verify-nvcc" || arg == "--fix-launch" ||
@@ -196,6 +201,9 @@ ParseResult parseCheck(const std::vector<std::string> &args, size_t start) {
                                         : arg == "--ptxas-confirm" ? o.ptxasConfirm : o.assumeNoAlias;
       flag = true;
       cur.next();
+    } else if (arg == "--show-suppressed") {
+      cur.next();
+      o.showSuppressed = true;
     } else if (arg == "--no-cuda-toolkit") {
       cur.next();
       o.noCudaToolkit = true;

@@ -11,6 +11,8 @@ enum class Command { Help, Version, Check, ListRules, Docs };
 enum class OutputFormat { Text, Json, Sarif };
 enum class ListFormat { Text, Markdown, Json };
 enum class ColorMode { Auto, Always, Never };
+// Finding severities in increasing order, for --fail-on.
+enum class Severity { Note, Warning, Error };
 
 struct CheckOptions {
   std::vector<std::string> files;
@@ -39,6 +41,8 @@ struct CheckOptions {
   unsigned jobs = 0;               // -j N: files analyzed at once; 0: one per core
   bool quiet = false;              // --quiet: no progress line and no summary on stderr
   bool ptxasConfirm = false;       // --ptxas-confirm: compile with nvcc -Xptxas -v, note stack frames
+  bool showSuppressed = false;     // --show-suppressed: also print findings a NOLINT silenced
+  Severity failOn = Severity::Note; // --fail-on: the least severe finding that makes the exit status 1
 };
 
 struct ListRulesOptions {

@@ -7,6 +7,7 @@
 #include "analyzer/profile/HardwareProfile.h"
 #include "driver/OutputFile.h"
 #include "driver/Report.h"
+#include "driver/Suppressions.h"
 #include "printers/RuleDocs.h"
 #include "printers/TextPrinter.h"
 #include "rules/Rule.h"
@@ -198,10 +199,16 @@ int runCheck(const CheckOptions &o) {
     if (!o.quiet && o.format == OutputFormat::Text)
       std::cerr << "warplint: " << known << " finding" << (known == 1 ? "" : "s") << " in the baseline not shown\n";
   }
+  // Inline NOLINT comments: a stage of its own between rules and printers.
+  Suppressions suppressions;
+  suppressions.apply(findings);
+  for (const FrontendMessage &m : suppressions.problems())
+    std::cerr << displayPath(m.loc.file, currentDirectory()) << ":" << m.loc.line << ":" << m.loc.column << ": warning: " << m.message << "\n";
 
   ReportOptions report;
   report.format = o.format;
   report.baseDir = currentDirectory();
+  report.showSuppressed = o.showSuppressed;
   for (const RuleInfo *info : registryInfos())
     if (o.rules.empty() || std::find(o.rules.begin(), o.rules.end(), info->id) != o.rules.end())
       report.rules.push_back(info);
@@ -213,12 +220,17 @@ int runCheck(const CheckOptions &o) {
     return 2;
   if (o.format == OutputFormat::Text && !o.quiet)
     std::cerr << summaryLine(results, findings) << "\n";
-  if (o.fix || o.fixDryRun || !o.exportFixes.empty())
+  if (o.fix || o.fixDryRun || !o.exportFixes.empty()) {
+    std::vector<Finding> active; // a silenced finding's fix is not applied either
+    for (const Finding &f : findings)
+      if (!f.suppression)
+        active.push_back(f);
     // A fix is re-checked with the settings of the first file (the rules
     // that offered the fixes ran under each file's own).
-    if (runFixes(o, results, findings, jobs, analyzerOpts, jobSettings.front()->ctx, jobSettings.front()->rules) != 0)
+    if (runFixes(o, results, active, jobs, analyzerOpts, jobSettings.front()->ctx, jobSettings.front()->rules) != 0)
       return 2;
-  return exitStatus(results, findings);
+  }
+  return exitStatus(results, findings, o.failOn);
 }
 
 int runListRules(const ListRulesOptions &o) {

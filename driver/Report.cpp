@@ -27,17 +27,25 @@ std::string renderReport(const AnalysisResults &results, const std::vector<Findi
   TextOptions text;
   text.color = opts.color;
   text.baseDir = opts.baseDir;
+  text.showSuppressed = opts.showSuppressed;
   SourceLines sources;
   std::ostringstream os;
   printText(os, results, findings, text, sources);
   return os.str();
 }
 
-int exitStatus(const AnalysisResults &results, const std::vector<Finding> &findings) {
+static Severity severityOf(const Finding &f) {
+  return f.severity == "note" ? Severity::Note : f.severity == "error" ? Severity::Error : Severity::Warning;
+}
+
+int exitStatus(const AnalysisResults &results, const std::vector<Finding> &findings, Severity failOn) {
   for (const TranslationUnitResult &unit : results.units)
     if (!unit.parsed)
       return 2;
-  return findings.empty() ? 0 : 1;
+  for (const Finding &f : findings)
+    if (!f.suppression && severityOf(f) >= failOn)
+      return 1;
+  return 0;
 }
 
 bool useColor(ColorMode mode, bool toTerminal, const char *noColorEnv, const char *termEnv) {

@@ -16,14 +16,16 @@ struct ReportOptions {
   bool color = false;
   std::string baseDir; // paths under it are shown (text) or referenced (SARIF) relative to it
   std::vector<const RuleInfo *> rules; // the rules that ran, for SARIF
+  bool showSuppressed = false;         // text: also print findings a NOLINT silenced
 };
 
 std::string renderReport(const AnalysisResults &results, const std::vector<Finding> &findings,
                          const ReportOptions &opts);
 
-// 2 when a unit could not be analyzed at all, else 1 when there are findings,
-// else 0.
-int exitStatus(const AnalysisResults &results, const std::vector<Finding> &findings);
+// 2 when a unit could not be analyzed at all, else 1 when a finding that is
+// not suppressed is at least as severe as `failOn`, else 0.
+int exitStatus(const AnalysisResults &results, const std::vector<Finding> &findings,
+               Severity failOn = Severity::Note);
 
 // Whether text output gets ANSI colors: --color, else a terminal that is not
 // "dumb" and no NO_COLOR in the environment.

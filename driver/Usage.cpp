@@ -24,8 +24,8 @@ Options:
   -h, --help   show this help; `warplint <command> --help` for a command
   --version    show the version
 
-Exit status: 0 no findings, 1 findings, 2 usage error or a file that could not
-be analyzed at all.
+Exit status: 0 no findings, 1 findings (see `check --fail-on`), 2 usage error
+or a file that could not be analyzed at all.
 )";
 
 const char *const kCheckUsage = R"(usage: warplint check [options] FILE... [-- COMPILER-FLAGS...]
@@ -76,10 +76,22 @@ Options:
                              and confirm private-array-local-memory findings
                              with the kernel's stack frame (drops those ptxas
                              shows in registers; slow: a real compilation)
+  --fail-on note|warning|error
+                             the least severe finding that makes the exit
+                             status 1 (default: note, i.e. any finding)
+  --show-suppressed          also print the findings NOLINT comments silence
   -h, --help                 show this help
 
-Exit status: 0 no findings, 1 findings, 2 usage error or a file that could not
-be analyzed at all (findings for the other files are still reported).
+Suppressing a finding (clang-tidy's syntax; a bare NOLINT silences every rule,
+ids may be globs such as `shared-*` or `warplint-*`, text after the closing
+parenthesis is kept as the reason):
+  x = tile[i][j];  // NOLINT(shared-bank-conflict) reason
+  // NOLINTNEXTLINE(global-uncoalesced) reason
+  // NOLINTBEGIN(readonly-param) ... // NOLINTEND(readonly-param)
+
+Exit status: 0 no findings at or above --fail-on, 1 findings, 2 usage error or
+a file that could not be analyzed at all, such as a file that is not CUDA or
+C++ (findings for the other files are still reported).
 )";
 
 const char *const kListRulesUsage = R"(usage: warplint list-rules [--format text|markdown|json]

@@ -36,8 +36,20 @@ ordered_json reportToJson(const AnalysisResults &results, const std::vector<Find
   ordered_json j;
   j["version"] = kToolVersion;
   j["findings"] = ordered_json::array();
-  for (const Finding &f : findings)
-    j["findings"].push_back(findingToJson(f));
+  j["suppressed"] = ordered_json::array();
+  for (const Finding &f : findings) {
+    if (!f.suppression) {
+      j["findings"].push_back(findingToJson(f));
+      continue;
+    }
+    ordered_json s = findingToJson(f);
+    ordered_json how;
+    how["kind"] = f.suppression->kind;
+    putLocation(how, f.suppression->loc);
+    how["justification"] = f.suppression->justification;
+    s["suppression"] = std::move(how);
+    j["suppressed"].push_back(std::move(s));
+  }
 
   j["errors"] = ordered_json::array();
   j["units"] = ordered_json::array();

@@ -1,6 +1,8 @@
 // The machine-readable report (`--format json`):
 //   {"version", "findings": [{"rule", "severity", "file", "line", "column",
 //    "kernel", "message", "notes": [...], "details": {...}}],
+//    "suppressed": [the same, with "suppression": {"kind", "file", "line",
+//    "column", "justification"}] (silenced by a NOLINT comment),
 //    "errors": [{"file", "kind", "message"}],
 //    "units": [{"file", "parsed", "kernels", "compile_errors", "compile_diagnostics"}]}
 // Keys keep this order (ordered_json) so that diffs of reports stay readable.

@@ -277,6 +277,18 @@ ordered_json reportToSarif(const AnalysisResults &results, const std::vector<Fin
     }
     if (!f.fingerprint.empty())
       r["partialFingerprints"] = {{kSarifFingerprintKey, f.fingerprint}};
+    if (const auto &s = f.suppression) {
+      // Suppressed in the source: still a result, marked so that dashboards
+      // show it as dismissed with the reason.
+      ordered_json sup;
+      sup["kind"] = "inSource";
+      sup["status"] = "accepted";
+      if (!s->justification.empty())
+        sup["justification"] = s->justification;
+      sup["location"] = w.location(s->loc);
+      sup["properties"] = {{"comment", s->kind}};
+      r["suppressions"] = ordered_json::array({std::move(sup)});
+    }
     r["properties"] = {{"kernel", f.kernel}, {"details", ordered_json(f.details)}};
     sarifResults.push_back(std::move(r));
   }

@@ -2,7 +2,9 @@
 // one run, the rules that ran as reportingDescriptors (docs from the
 // registry), one result per finding with its notes as relatedLocations, and
 // units that could not be analyzed as tool execution notifications. A
-// finding's rewrite becomes a SARIF fix (the same edits `--fix` applies).
+// finding's rewrite becomes a SARIF fix (the same edits `--fix` applies). A
+// finding a NOLINT comment silenced stays a result with an `inSource`
+// suppression.
 #pragma once
 
 #include "analyzer/results/AnalysisResults.h"

@@ -83,6 +83,10 @@ public:
       if (n.loc.valid() && (n.loc.file != f.loc.file || n.loc.line != f.loc.line))
         snippet(n.loc);
     }
+    if (const auto &s = f.suppression)
+      header(where(f.loc), "note",
+             "suppressed by " + s->kind + " at " + where(s->loc.file, s->loc.line, 0) +
+                 (s->justification.empty() ? "" : ": " + s->justification));
   }
 
   void unitStatus(const TranslationUnitResult &unit) {
@@ -171,15 +175,20 @@ void printText(std::ostream &os, const AnalysisResults &results,
                SourceLines &sources) {
   Writer w(os, opts, sources);
   for (const Finding &f : findings)
-    w.finding(f);
+    if (!f.suppression || opts.showSuppressed)
+      w.finding(f);
   for (const TranslationUnitResult &unit : results.units)
     w.unitStatus(unit);
 }
 
 std::string summaryLine(const AnalysisResults &results, const std::vector<Finding> &findings) {
-  size_t warnings = 0, notes = 0, errors = 0;
+  size_t warnings = 0, notes = 0, errors = 0, suppressed = 0;
   std::set<std::string> filesWithFindings;
   for (const Finding &f : findings) {
+    if (f.suppression) {
+      ++suppressed;
+      continue;
+    }
     (f.severity == "note" ? notes : f.severity == "error" ? errors : warnings)++;
     filesWithFindings.insert(f.loc.file);
   }
@@ -202,6 +211,8 @@ std::string summaryLine(const AnalysisResults &results, const std::vector<Findin
   line = counts.empty() ? "no findings" : line + " in " + plural(filesWithFindings.size(), "file");
   line += " (" + plural(kernels, "kernel") + " analyzed in " +
           plural(results.units.size() - failed, "file") + ")";
+  if (suppressed)
+    line += "; " + plural(suppressed, "finding") + " suppressed";
   if (failed)
     line += "; " + plural(failed, "file") + " could not be analyzed";
   return line;

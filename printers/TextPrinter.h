@@ -23,13 +23,16 @@ struct TextOptions {
   size_t maxCompileErrorsListed = 3;
   // Paths under this directory are printed relative to it; empty: as given.
   std::string baseDir;
+  // Findings an inline NOLINT silenced are printed too, with where and why.
+  bool showSuppressed = false;
 };
 
 void printText(std::ostream &os, const AnalysisResults &results,
                const std::vector<Finding> &findings, const TextOptions &opts,
                SourceLines &sources);
 
-// "2 warnings in 1 file (3 kernels analyzed in 2 files)", without newline.
+// "2 warnings in 1 file (3 kernels analyzed in 2 files)", without newline;
+// suppressed findings are counted apart ("; 1 finding suppressed").
 std::string summaryLine(const AnalysisResults &results, const std::vector<Finding> &findings);
 
 // The path as the user would like to read it: relative to `baseDir` when under it.

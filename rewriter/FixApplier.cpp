@@ -101,6 +101,17 @@ std::string nvccRejects(const FixOptions &opts, const std::string &path, const s
   return "nvcc rejects the fixed file" + (first.empty() ? std::string() : ": " + first);
 }
 
+// One of `after`'s undefinedOverloads that `before` did not have; "" if none.
+std::string newUndefinedOverload(const TranslationUnitResult &before, const TranslationUnitResult &after) {
+  std::map<std::string, size_t> known;
+  for (const KernelInfo &k : before.kernels)
+    known[k.name] = std::max(known[k.name], k.undefinedOverloads.size());
+  for (const KernelInfo &k : after.kernels)
+    if (k.undefinedOverloads.size() > known[k.name])
+      return k.undefinedOverloads.back();
+  return "";
+}
+
 class Applier {
 public:
   Applier(const AnalysisResults &results, const std::vector<CompileJob> &jobs, const AnalyzerOptions &aopts,
@@ -227,6 +238,12 @@ private:
       }
       return "it adds a compile error";
     }
+    // Two overloads are legal C++, so a declaration the edit missed parses
+    // fine; nvcc then fails with "referenced but not defined". Refused here,
+    // without nvcc: no kernel may gain a declaration that is never defined.
+    std::string mismatch = newUndefinedOverload(results_.units[unit], r);
+    if (!mismatch.empty())
+      return "the definition no longer matches a declaration: " + mismatch;
     AnalysisResults again;
     again.units.push_back(std::move(r));
     std::vector<Finding> remaining = runRules(again, ctx_, ropts_);

@@ -5,6 +5,7 @@
 #include "analyzer/results/AnalysisResults.h"
 #include "analyzer/results/Fix.h"
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,14 @@ namespace warplint {
 struct FindingNote {
   SourceLocation loc; // may be invalid: the note then follows the finding
   std::string message;
+};
+
+// An inline comment that silences a finding (clang-tidy's syntax, see
+// driver/Suppressions.h). Suppressed findings are counted, not reported.
+struct Suppression {
+  std::string kind;          // "NOLINT", "NOLINTNEXTLINE" or "NOLINTBEGIN"
+  SourceLocation loc;        // where the comment is
+  std::string justification; // the reason written after it ("NOLINT(rule) tile is tiny"); may be empty
 };
 
 struct Finding {
@@ -27,6 +36,7 @@ struct Finding {
   // Identity across edits (driver/Baseline.h): rule, file, kernel, the line's
   // text and its occurrence; set before reporting, empty until then.
   std::string fingerprint;
+  std::optional<Suppression> suppression; // set by the driver after the rules ran
 };
 
 } // namespace warplint

@@ -36,8 +36,12 @@ const RuleInfo kInfo{
     "function that takes a non-const pointer and is not analyzed counts as a write. `__restrict__` is "
     "added only when every visible launch passes distinct allocations (different variables, each from "
     "its own cudaMalloc) for the kernel's pointer parameters, or under --assume-no-alias; the finding "
-    "says which. __constant__ memory is advice only (the host code must change). The file is re-analyzed "
-    "after the edit and the fix rolled back if it does not compile.",
+    "says which. Every declaration of the kernel (forward declarations, headers) gets the same `const`; "
+    "where the signature is also spelled in a place the fix cannot edit (an explicit instantiation or "
+    "specialization, a function-pointer type the kernel is converted to, a macro, a system header) no fix "
+    "is offered and the note says where. __constant__ memory is advice only (the host code must change). "
+    "The file is re-analyzed after the edit and the fix rolled back if it does not compile or leaves a "
+    "declaration of the kernel that is never defined.",
 };
 
 std::string lineOf(const LaunchSite &l) { return "line " + std::to_string(l.loc.line); }
@@ -133,11 +137,22 @@ private:
       fix["reason"] = "const on the parameter alone would not compile: " + p.constFixBlocker;
       f.notes.push_back({{}, "no fix: const on the parameter alone would not compile: " + p.constFixBlocker +
                                  "; make that const too"});
+    } else if (p.constInsertAt.valid() && !p.signatureFixBlocker.empty()) {
+      fix["safety"] = "refused";
+      fix["reason"] = "the signature is spelled where the fix cannot follow: " + p.signatureFixBlocker;
+      f.notes.push_back({{}, "no fix: the signature is spelled where the fix cannot follow: " + p.signatureFixBlocker});
     } else if (p.constInsertAt.valid()) {
       Fix x;
       x.subject = p.name;
       x.description = "declare '" + p.name + "' as '" + spelled + "'";
+      // Every declaration gets the same `const`, or the definition would
+      // become an overload of its own forward declaration.
       x.replacements.push_back({p.constInsertAt.file, p.constInsertAt.offset, 0, "const "});
+      for (const SourceSpan &at : p.redeclConstInsertAt)
+        x.replacements.push_back({at.file, at.offset, 0, "const "});
+      if (!p.redeclConstInsertAt.empty())
+        x.description += " (and in its " + std::to_string(p.redeclConstInsertAt.size()) + " other declaration" +
+                         (p.redeclConstInsertAt.size() == 1 ? ")" : "s)");
       if (addRestrict)
         x.replacements.push_back({p.restrictInsertAt.file, p.restrictInsertAt.offset, 0, "__restrict__ "});
       f.fixes.push_back(x);

@@ -373,6 +373,9 @@ SourceSpan pointAt(ASTContext &ctx, clang::SourceLocation loc) {
 
 void describePointerParams(ASTContext &ctx, const FunctionDecl *fn, std::vector<ParamInfo> &params) {
   const SourceManager &sm = ctx.getSourceManager();
+  // Edits go to the definition as written: an instantiation's parameters may
+  // come from an earlier forward declaration of the template.
+  const FunctionDecl *written = fn->getTemplateInstantiationPattern() ? fn->getTemplateInstantiationPattern() : fn;
   for (unsigned i = 0; i < fn->getNumParams() && i < params.size(); ++i) {
     const ParmVarDecl *p = fn->getParamDecl(i);
     ParamInfo &info = params[i];
@@ -387,18 +390,26 @@ void describePointerParams(ASTContext &ctx, const FunctionDecl *fn, std::vector<
     info.onlyRead = info.notReadOnlyReason.empty();
     info.readAtAll = uses.sawRead;
     info.constFixBlocker = uses.constBlocker;
-    if (auto *tsi = p->getTypeSourceInfo()) {
+    const ParmVarDecl *spelled = i < written->getNumParams() ? written->getParamDecl(i) : p;
+    info.constInsertAt = constInsertPoint(ctx, spelled);
+    if (auto *tsi = spelled->getTypeSourceInfo()) {
       TypeLoc tl = tsi->getTypeLoc();
       if (auto q = tl.getAs<QualifiedTypeLoc>())
         tl = q.getUnqualifiedLoc();
       if (auto ptl = tl.getAs<PointerTypeLoc>()) {
-        info.constInsertAt = pointAt(ctx, ptl.getPointeeLoc().getBeginLoc());
         clang::SourceLocation star = ptl.getStarLoc();
         if (star.isValid() && !star.isMacroID())
           info.restrictInsertAt = pointAt(ctx, star.getLocWithOffset(1));
       }
     }
   }
+  // Only a parameter that may get `const` needs the other places its
+  // signature is spelled (a walk over the unit's user code).
+  bool candidate = false;
+  for (const ParamInfo &info : params)
+    candidate = candidate || (info.isPointer && info.onlyRead && !info.pointeeConst && info.constInsertAt.valid());
+  if (candidate)
+    describeRedeclarations(ctx, fn, params);
 }
 
 } // namespace warplint

@@ -28,6 +28,18 @@ void describeArrayLayout(clang::ASTContext &ctx, const clang::FunctionDecl *fn, 
 void describePointerParams(clang::ASTContext &ctx, const clang::FunctionDecl *fn,
                            std::vector<ParamInfo> &params);
 
+// The empty span before the pointee type of pointer parameter `p`, where
+// `const ` goes; invalid when the type is not written there (a macro, a typedef).
+SourceSpan constInsertPoint(clang::ASTContext &ctx, const clang::ParmVarDecl *p);
+
+// ParamInfo::redeclConstInsertAt and signatureFixBlocker of the parameters
+// of `fn` that have a constInsertAt (Redeclarations.cpp).
+void describeRedeclarations(clang::ASTContext &ctx, const clang::FunctionDecl *fn,
+                            std::vector<ParamInfo> &params);
+
+// KernelInfo::undefinedOverloads of `fn`.
+std::vector<std::string> findUndefinedOverloads(clang::ASTContext &ctx, const clang::FunctionDecl *fn);
+
 // KernelInfo::bytePackWindows of `fn`.
 std::vector<BytePackWindow> findBytePackWindows(clang::ASTContext &ctx, const clang::FunctionDecl *fn);
 

@@ -132,6 +132,7 @@ private:
         k.launchBoundsMaxThreads = r.Val.getInt().getExtValue();
     }
     describePointerParams(ctx_, fn_, k.params);
+    k.undefinedOverloads = findUndefinedOverloads(ctx_, fn_);
     k.bytePackWindows = findBytePackWindows(ctx_, fn_);
     k.byteLane = findByteLaneKernel(ctx_, fn_);
   }

@@ -59,6 +59,14 @@ struct ParamInfo {
   std::string constFixBlocker; // why `const` on it alone would not compile (an alias declared T *, ...)
   SourceSpan constInsertAt;    // empty span before the pointee type, where `const ` goes
   SourceSpan restrictInsertAt; // empty span just after the `*`
+  // Where `const ` goes in every other declaration of the function (forward
+  // declarations, headers): a signature edit must reach all of them, or the
+  // definition becomes a different overload (analyzer/facts/Redeclarations.cpp).
+  std::vector<SourceSpan> redeclConstInsertAt;
+  // Why an edit of this parameter's type cannot reach every place that spells
+  // the signature (an explicit instantiation, a typed function pointer, a
+  // declaration in a macro or a system header); empty when it can.
+  std::string signatureFixBlocker;
   SourceLocation loc;
 };
 
@@ -287,6 +295,11 @@ struct KernelInfo {
   std::optional<ByteLaneKernel> byteLane; // set when the body has the one-byte-a-lane shape
   // Thread-private arrays and the ptxas stack frame (analyzer/results/PrivateMemory.h).
   std::shared_ptr<PrivateMemoryFacts> privateMemory;
+  // __global__ functions of the same name and arity declared in user code
+  // but never defined in the unit ("'k' declared at f.cu:3 as 'void (float *)'"):
+  // what a signature edit that missed a declaration leaves behind (nvcc:
+  // "referenced but not defined"). The fix verifier refuses to add any.
+  std::vector<std::string> undefinedOverloads;
 };
 
 struct FrontendMessage {

@@ -129,6 +129,17 @@ TEST(CommandLine, EqualsSpellingAndAliases) {
   EXPECT_EQ(check({"k.cu", "--output=x"}).outputFile, "x");
 }
 
+TEST(CommandLine, FailOnAndShowSuppressed) {
+  EXPECT_EQ(check({"k.cu"}).failOn, Severity::Note); // today's behaviour: any finding fails
+  EXPECT_FALSE(check({"k.cu"}).showSuppressed);
+  EXPECT_EQ(check({"k.cu", "--fail-on", "warning"}).failOn, Severity::Warning);
+  EXPECT_EQ(check({"k.cu", "--fail-on=error"}).failOn, Severity::Error);
+  EXPECT_TRUE(check({"k.cu", "--show-suppressed"}).showSuppressed);
+  ParseResult r = parseCommandLine({"check", "k.cu", "--fail-on", "fatal"});
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.error, "invalid value 'fatal' for --fail-on (expected note, warning, error)");
+}
+
 TEST(CommandLine, RuleListsSplitAndAccumulate) {
   EXPECT_EQ(check({"k.cu", "--rules", "a,b", "--rules=c,a"}).rules,
             (std::vector<std::string>{"a", "b", "c"}));
@@ -218,7 +229,8 @@ TEST(CommandLine, UsageMentionsEveryOption) {
   std::string usage = usageText("check");
   for (const char *opt : {"-p BUILD_DIR", "--format text|json|sarif", "--output FILE", "--cuda-path",
                           "--no-cuda-toolkit", "--rules", "--profile", "--color auto|always|never",
-                          "--help", "-- COMPILER-FLAGS"})
+                          "--help", "-- COMPILER-FLAGS", "--fail-on note|warning|error",
+                          "--show-suppressed", "NOLINTNEXTLINE", "NOLINTBEGIN"})
     EXPECT_NE(usage.find(opt), std::string::npos) << opt;
   EXPECT_NE(usageText("").find("list-rules"), std::string::npos);
   EXPECT_NE(usageText("docs").find("--out DIR"), std::string::npos);
@@ -251,6 +263,17 @@ TEST(Report, ExitStatus) {
   std::vector<Finding> one(1);
   EXPECT_EQ(exitStatus(r, {}), 0);
   EXPECT_EQ(exitStatus(r, one), 1);
+  // --fail-on: a finding below the threshold does not fail; one at it does.
+  one[0].severity = "note";
+  EXPECT_EQ(exitStatus(r, one, Severity::Note), 1);
+  EXPECT_EQ(exitStatus(r, one, Severity::Warning), 0);
+  one[0].severity = "warning";
+  EXPECT_EQ(exitStatus(r, one, Severity::Warning), 1);
+  EXPECT_EQ(exitStatus(r, one, Severity::Error), 0);
+  // A suppressed finding never fails.
+  one[0].suppression = Suppression{"NOLINT", {"k.cu", 3, 10}, ""};
+  EXPECT_EQ(exitStatus(r, one), 0);
+  one[0].suppression.reset();
   r.units.emplace_back(); // a unit with no AST outranks findings
   EXPECT_EQ(exitStatus(r, one), 2);
   EXPECT_EQ(exitStatus(r, {}), 2);

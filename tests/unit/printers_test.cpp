@@ -193,6 +193,39 @@ TEST(TextPrinter, SummaryLine) {
   EXPECT_EQ(summaryLine({}, {}), "no findings (0 kernels analyzed in 0 files)");
 }
 
+// A finding a NOLINT silenced: counted apart, printed only when asked, kept
+// in JSON under "suppressed" and in SARIF as a result with an inSource
+// suppression.
+TEST(Printers, SuppressedFindings) {
+  AnalysisResults r = oneUnit();
+  Finding quiet = bankConflict();
+  quiet.suppression = Suppression{"NOLINTNEXTLINE", at("/src/k.cu", 2, 3), "measured, negligible"};
+  EXPECT_EQ(summaryLine(r, {quiet}), "no findings (1 kernel analyzed in 1 file); 1 finding suppressed");
+  EXPECT_EQ(summaryLine(r, {bankConflict(), quiet}),
+            "1 warning in 1 file (1 kernel analyzed in 1 file); 1 finding suppressed");
+  EXPECT_EQ(text(r, {quiet}).find("bank conflict"), std::string::npos);
+  TextOptions shown;
+  shown.showSuppressed = true;
+  std::string t = text(r, {quiet}, shown);
+  EXPECT_NE(t.find("bank conflict"), std::string::npos);
+  EXPECT_NE(t.find("note: suppressed by NOLINTNEXTLINE at /src/k.cu:2: measured, negligible"), std::string::npos) << t;
+
+  ordered_json j = reportToJson(r, {quiet});
+  EXPECT_TRUE(j["findings"].empty());
+  ASSERT_EQ(j["suppressed"].size(), 1u);
+  EXPECT_EQ(j["suppressed"][0]["suppression"]["kind"], "NOLINTNEXTLINE");
+  EXPECT_EQ(j["suppressed"][0]["suppression"]["line"], 2);
+  EXPECT_EQ(j["suppressed"][0]["suppression"]["justification"], "measured, negligible");
+
+  ordered_json results = reportToSarif(r, {bankConflict(), quiet}, {}, SarifOptions{})["runs"][0]["results"];
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_FALSE(results[0].contains("suppressions"));
+  const ordered_json &s = results[1]["suppressions"][0];
+  EXPECT_EQ(s["kind"], "inSource");
+  EXPECT_EQ(s["justification"], "measured, negligible");
+  EXPECT_EQ(s["location"]["physicalLocation"]["region"]["startLine"], 2);
+}
+
 TEST(TextPrinter, DisplayPath) {
   EXPECT_EQ(displayPath("/a/b/c.cu", "/a"), "b/c.cu");
   EXPECT_EQ(displayPath("/a/b/c.cu", "/a/"), "b/c.cu");
@@ -212,7 +245,7 @@ TEST(JsonPrinter, ReportShape) {
   std::vector<std::string> keys;
   for (auto it = j.begin(); it != j.end(); ++it)
     keys.push_back(it.key());
-  EXPECT_EQ(keys, (std::vector<std::string>{"version", "findings", "errors", "units"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"version", "findings", "suppressed", "errors", "units"}));
   EXPECT_EQ(j["version"], kToolVersion);
 
   const ordered_json &f = j["findings"][0];

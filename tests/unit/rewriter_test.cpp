@@ -94,5 +94,62 @@ TEST(Rewriter, FileChangedSinceAnalysisIsNotClobbered) {
   fs::remove_all(dir);
 }
 
+// A signature edit that misses a forward declaration leaves two overloads,
+// which clang accepts; the verifier must refuse it without nvcc.
+TEST(Rewriter, EditMissingADeclarationIsRolledBack) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("warplint-redecl-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::string file = (dir / "fwd.cu").string();
+  const std::string source = "__global__ void scale(float *out, float *in);\n"
+                             "void launch(float *d) { scale<<<1, 32>>>(d, d); }\n"
+                             "__global__ void scale(float *out, float *in) { out[threadIdx.x] = 2.f * in[threadIdx.x]; }\n";
+  {
+    std::ofstream out(file);
+    out << source;
+  }
+  AnalyzerOptions aopts;
+  aopts.frontend.forceMinimalCuda = true;
+  std::vector<CompileJob> jobs = jobsForFiles({file}, {});
+  AnalysisResults results = analyze(jobs, aopts);
+  ASSERT_EQ(results.units.size(), 1u);
+  ASSERT_EQ(results.units[0].kernels.size(), 1u);
+  const KernelInfo &k = results.units[0].kernels[0];
+  EXPECT_TRUE(k.undefinedOverloads.empty());
+  ASSERT_EQ(k.params.size(), 2u);
+  ASSERT_EQ(k.params[1].redeclConstInsertAt.size(), 1u) << "the forward declaration's place for const";
+  EXPECT_EQ(k.params[1].redeclConstInsertAt[0].offset, source.find("float *in);"));
+
+  RuleContext ctx;
+  RuleOptions ropts;
+  ropts.enabled = {"readonly-param"};
+  std::vector<Finding> findings = runRules(results, ctx, ropts);
+  ASSERT_EQ(findings.size(), 1u);
+  ASSERT_EQ(findings[0].fixes.size(), 1u);
+  ASSERT_EQ(findings[0].fixes[0].replacements.size(), 2u); // the definition and the declaration
+
+  // The old behaviour: only the definition edited.
+  std::vector<Finding> partial = findings;
+  partial[0].fixes[0].replacements.resize(1);
+  FixOptions fo;
+  fo.write = true;
+  FixResult r = applyFixes(results, partial, jobs, aopts, ctx, ropts, fo);
+  ASSERT_EQ(r.outcomes.size(), 1u);
+  EXPECT_FALSE(r.outcomes[0].applied);
+  EXPECT_NE(r.outcomes[0].why.find("the definition no longer matches a declaration: 'scale' declared at fwd.cu:1"),
+            std::string::npos)
+      << r.outcomes[0].why;
+  EXPECT_EQ(slurp(file), source);
+
+  // The whole fix applies and reaches both declarations.
+  r = applyFixes(results, findings, jobs, aopts, ctx, ropts, fo);
+  ASSERT_EQ(r.outcomes.size(), 1u);
+  EXPECT_TRUE(r.outcomes[0].applied) << r.outcomes[0].why;
+  std::string fixed = slurp(file);
+  EXPECT_NE(fixed.find("__global__ void scale(float *out, const float *in);"), std::string::npos) << fixed;
+  EXPECT_NE(fixed.find("__global__ void scale(float *out, const float *in) {"), std::string::npos) << fixed;
+  fs::remove_all(dir);
+}
+
 } // namespace
 } // namespace warplint
