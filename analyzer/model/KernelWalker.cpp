@@ -55,6 +55,7 @@ bool exitsScope(const Stmt *s) {
 struct WalkState {
   std::set<std::string> seen; // accesses already recorded
   int nextLoopId = 0;
+  int nextRegion = 0;
   std::vector<const FunctionDecl *> stack; // functions being walked, outermost first
 };
 
@@ -94,6 +95,7 @@ private:
       return false;
     Walker child(ctx_, def, out_, state_);
     child.guards_ = guards_;
+    child.region_ = region_;
     child.callChain_ = callChain_;
     child.callChain_.push_back(toLocation(ctx_.getSourceManager(), call->getBeginLoc()));
     for (unsigned i = 0; i < call->getNumArgs() && i < def->getNumParams(); ++i) {
@@ -205,9 +207,9 @@ private:
       expr(is->getCond(), Use::Read);
       ExprRef c = tr_.index(is->getCond());
       guards_.push_back(c);
-      stmt(is->getThen());
+      inNewRegion(is->getThen());
       guards_.back() = IndexExpr::make(ExprOp::Not, {c});
-      stmt(is->getElse());
+      inNewRegion(is->getElse());
       guards_.pop_back();
       return;
     }
@@ -218,7 +220,7 @@ private:
     if (auto *ws = dyn_cast<WhileStmt>(s)) {
       expr(ws->getCond(), Use::Read);
       guards_.push_back(tr_.index(ws->getCond()));
-      stmt(ws->getBody());
+      inNewRegion(ws->getBody());
       guards_.pop_back();
       return;
     }
@@ -230,6 +232,13 @@ private:
       return; // range-for over containers does not occur in kernels we model
     for (const Stmt *child : s->children())
       stmt(child);
+  }
+
+  void inNewRegion(const Stmt *s) {
+    int saved = region_;
+    region_ = ++state_.nextRegion;
+    stmt(s);
+    region_ = saved;
   }
 
   // Recognizes `for (v = init; cond; v op= step)` with v written nowhere else.
@@ -303,7 +312,7 @@ private:
       tr_.bindLoopVar(c.var, c.before);
       rebindAfter_[c.update] = {c.var, c.after};
     }
-    stmt(fs->getBody());
+    inNewRegion(fs->getBody());
     for (auto &c : carried) {
       tr_.unbindLoopVar(c.var);
       rebindAfter_.erase(c.update);
@@ -370,9 +379,13 @@ private:
     a.guarded.widthBytes = width;
     a.guarded.space = ref.space;
     a.guarded.extentBytes = ref.rootExtentBytes;
-    for (auto &g : guards_)
+    for (auto &g : guards_) {
       if (g->isKnown())
         a.guarded.guards.push_back(g);
+      else
+        a.unknownGuard = true;
+    }
+    a.region = region_;
     out_.accesses.push_back(std::move(a));
   }
 
@@ -489,6 +502,7 @@ private:
   ExprTranslator tr_;
   ModeledKernel &out_;
   std::vector<ExprRef> guards_;
+  int region_ = 0; // see ModeledAccess::region
   WalkState &state_;
   std::vector<SourceLocation> callChain_;
   std::map<const Stmt *, std::pair<const VarDecl *, ExprRef>> rebindAfter_;
