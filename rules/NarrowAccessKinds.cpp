@@ -5,7 +5,9 @@
 namespace warplint {
 
 NarrowKind narrowKind(const NarrowAccessGroup &g) {
-  if (!g.warpContiguous || g.laneStrideBytes == 0)
+  // A full warp: a few lanes (`if (threadIdx.x < 4)`) move few bytes
+  // however wide their accesses.
+  if (!g.warpContiguous || g.laneStrideBytes == 0 || g.activeLanes < 32)
     return NarrowKind::None;
   int64_t stride = std::llabs(g.laneStrideBytes);
   if (stride == g.widthBytes)

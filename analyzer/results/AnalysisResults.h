@@ -220,7 +220,7 @@ struct NarrowAccessGroup {
   int64_t laneStrideBytes = 0;  // address step between consecutive lanes; 0 when not affine
   int64_t threadBytes = 0;      // distinct bytes one lane moves over all members
   int64_t warpBytes = 0;        // distinct bytes the warp moves over all members (first evaluation)
-  int activeLanes = 0;          // lanes taking part (first evaluation)
+  int activeLanes = 0;          // lanes taking part in the fullest evaluated warp
   bool warpContiguous = false;  // the warp's bytes form one run in every evaluation
   int evaluations = 0;          // (block shape, warp, block index, loop iteration) bindings checked
   std::string notContiguousReason; // why warpContiguous is false

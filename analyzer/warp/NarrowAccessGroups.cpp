@@ -248,9 +248,9 @@ void measureGroup(NarrowAccessGroup &g, const std::vector<Sample> &samples, cons
     if (first) {
       g.laneStrideBytes = affine ? stride : 0;
       g.warpBytes = distinct;
-      g.activeLanes = static_cast<int>(lanes.size());
       first = false;
     }
+    g.activeLanes = std::max(g.activeLanes, static_cast<int>(lanes.size()));
     if (!contiguous)
       continue;
     if (lanes.size() < 2) {

@@ -119,7 +119,30 @@ __global__ void bytesAThread(unsigned char *out, const unsigned char *in) {
   out[4 * i + 3] = in[4 * i + 3] ^ 0x80;
 }
 
+// Through a local alias of the pointer, one statement each.
+__global__ void aliasFour(unsigned char *out) {
+  unsigned char *q = out + 4 * (blockIdx.x * blockDim.x + threadIdx.x);
+  // CHECK-MESSAGES: :[[@LINE+1]]:3: warning: each thread writes 4 bytes of 'out' one byte at a time in 4 accesses
+  q[0] = 1;
+  q[1] = 2;
+  q[2] = 3;
+  q[3] = 4;
+}
+
+// Warp-sized slices addressed by warp id and lane: one byte a lane.
+__global__ void warpSlices(unsigned char *out) {
+  int lane = threadIdx.x % 32, warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  // CHECK-MESSAGES: :[[@LINE+1]]:3: note: each lane writes one byte of 'out'
+  out[warp * 32 + lane] = lane;
+}
+
 // ---- negatives --------------------------------------------------------------
+
+// A few lanes of the warp: few bytes however they are moved.
+__global__ void fewLanes(unsigned char *flags) {
+  if (threadIdx.x < 4)
+    flags[blockIdx.x * 4 + threadIdx.x] = 0;
+}
 
 // Already packed: char4/uchar4 loads and stores, and 4-byte elements.
 __global__ void packed(uchar4 *out, const uchar4 *in, const unsigned char *bytes, int *words) {
