@@ -5,6 +5,7 @@
 #include "analyzer/frontend/SourceCheck.h"
 #include "analyzer/model/KernelWalker.h"
 #include "analyzer/model/LaunchSites.h"
+#include "analyzer/warp/NarrowAccessGroups.h"
 #include "analyzer/warp/PaddingTrials.h"
 #include "analyzer/warp/UniformSweep.h"
 #include "analyzer/results/Fix.h"
@@ -344,6 +345,7 @@ void evaluateKernel(ModeledKernel &k, const std::vector<size_t> &launches, const
     }
   }
   evaluatePaddings(k, shapes, eo);
+  findNarrowAccessGroups(k, shapes, eo);
   for (size_t i : launches)
     k.info.launchSites.push_back(unit.launches[i]);
 }

@@ -87,6 +87,19 @@ nlohmann::json kernelJson(const KernelInfo &k) {
       wj["unsafe_because"] = w.unsafeReason;
     j["byte_pack_windows"].push_back(wj);
   }
+  for (auto &g : k.narrowGroups) { // analyzer/warp/NarrowAccessGroups.cpp
+    nlohmann::json gj{{"pointer", g.pointer}, {"accesses", g.accesses}, {"width", g.widthBytes},
+                      {"lane_stride_bytes", g.laneStrideBytes}, {"thread_bytes", g.threadBytes},
+                      {"warp_bytes", g.warpBytes}, {"active_lanes", g.activeLanes},
+                      {"warp_contiguous", g.warpContiguous}, {"evaluations", g.evaluations}};
+    for (auto &m : g.members)
+      gj["members"].push_back({{"access", m.access}, {"offset_bytes", m.offsetBytes}});
+    if (!g.loopVar.empty())
+      gj["unrolled_loop"] = g.loopVar;
+    if (!g.notContiguousReason.empty())
+      gj["not_contiguous_because"] = g.notContiguousReason;
+    j["narrow_groups"].push_back(gj);
+  }
   for (auto &l : k.loops) {
     nlohmann::json lj{{"var", l.inductionVar}, {"init", l.init}, {"bound", l.bound}, {"step", l.step},
                       {"loc", loc(l.loc)}};

@@ -1,16 +1,18 @@
-// global-narrow-access (G_2): byte-typed global accesses move too little per
-// request. Four one-byte accesses a thread to bytes 4*E+0..3 become one
-// char4/uchar4 access, sixteen to bytes 16*E+0..15 one uint4 access (applied
-// by --fix when the alignment is shown); one byte a lane is diagnosed with the
-// restructured kernel in a note.
+// global-narrow-access (G_2): 1- and 2-byte global accesses move too little
+// per request. Decided from the warp model (KernelInfo::narrowGroups): a
+// thread's narrow accesses whose siblings fill each other's gaps are one
+// warning, an element a lane over contiguous bytes one note per pointer.
+// Only the proven rewrites are offered: four one-byte accesses a thread to
+// bytes 4*E+0..3 become one char4/uchar4 access, sixteen to bytes 16*E+0..15
+// one uint4 access (when the alignment is shown), and the one-byte-a-lane
+// kernel is restructured behind --fix-launch.
 #include "rules/AllRules.h"
 #include "rules/BytePackingFix.h"
-#include "rules/WarpDescription.h"
+#include "rules/NarrowAccessKinds.h"
+#include "rules/NarrowGroupFindings.h"
 
 #include <algorithm>
-#include <cctype>
-#include <regex>
-#include <set>
+#include <map>
 
 namespace warplint {
 
@@ -26,7 +28,14 @@ const RuleInfo kInfo{
     "63 GB/s where `char4` reached 149 GB/s on the same device (Fang et al., Table 4). Each byte load is "
     "its own instruction and a warp request carries 32 bytes, so a thread moving four consecutive bytes "
     "with four loads issues four times the instructions and requests one `char4`/`uchar4` (or, for 16 "
-    "bytes, one `uint4`) access needs.",
+    "bytes, one `uint4`) access needs. The rule decides from the warp model, whatever the code's shape: a 1- or "
+    "2-byte global access is reported when the warp's bytes over it and the thread's sibling accesses to the same "
+    "pointer (in one straight-line region or loop body, at constant distances) form one contiguous run: `p[i]` with "
+    "a global thread index, grid-stride loops, `bool` flag arrays (a note: one element a lane), `i = 4 * tid` "
+    "followed by `p[i]` .. `p[i + 3]`, RGB triples `p[3 * i + 0..2]` (a warning: one finding for the siblings, on "
+    "which global-uncoalesced stays silent, since the sectors one of them skips are the next one's). Broadcasts, "
+    "shared memory, strided single accesses (global-uncoalesced's concern), runs longer than 16 bytes a thread and "
+    "accesses under conditions the analyzer cannot evaluate are not reported.",
     "__global__ void brighten(unsigned char *out, const unsigned char *in) {\n"
     "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
     "  out[4 * i + 0] = in[4 * i + 0] / 2;\n"
@@ -55,37 +64,52 @@ const RuleInfo kInfo{
     "else) changes its launch, so it is applied only with --fix-launch: four bytes a thread with one "
     "uchar4/char4 access per pointer and a scalar tail for the last n % 4, and every launch's grid "
     "G -> (G + 3) / 4, only when each launch writes its grid as one integer (n + B - 1) / B of its block "
-    "size B and passes cudaMalloc allocations; otherwise the restructured kernel is shown in a note.",
+    "size B and passes cudaMalloc allocations; otherwise the restructured kernel is shown in a note. Every other "
+    "narrow pattern (RGB triples, `p[i]` .. `p[i + 3]` through a local index, 2-byte elements, `bool` arrays) is "
+    "diagnosed only.",
 };
 
 class GlobalNarrowAccess : public Rule {
 public:
   const RuleInfo &info() const override { return kInfo; }
 
-  void check(const KernelInfo &k, const RuleContext &, std::vector<Finding> &out) const override {
-    std::set<std::string> packed; // "pointer@access text" of the accesses inside a window
+  void check(const KernelInfo &k, const RuleContext &ctx, std::vector<Finding> &out) const override {
+    // The proven packings first: each window is one finding with its fix,
+    // and speaks for the warp-level groups of its accesses.
+    std::map<std::string, size_t> packedBy; // "pointer@access text" -> its window's finding in `out`
     for (const BytePackWindow &w : k.bytePackWindows) {
       if (w.groups.empty())
         continue;
       out.push_back(windowFinding(k, w));
+      addNarrowCost(ctx, 1, out.back());
       for (const auto &g : w.groups)
         for (const auto *spans : {&g.readSpans, &g.writeSpans})
           for (const SourceSpan &s : *spans)
-            packed.insert(g.pointer + "@" + s.text);
+            packedBy.emplace(g.pointer + "@" + s.text, out.size() - 1);
     }
-    std::set<std::string> reported;
+    std::map<std::string, size_t> laneFindings; // pointer -> its element-a-lane finding in `out`
     bool launchFixOffered = false;
-    for (const MemoryAccess &a : k.accesses) {
-      if (a.space != AddressSpace::Global || a.widthBytes != 1 || a.worstEval < 0 || packed.count(a.base + "@" + a.text))
+    for (const NarrowAccessGroup &g : k.narrowGroups) {
+      NarrowKind kind = narrowKind(g);
+      if (kind == NarrowKind::None)
         continue;
-      bool byteParam = false; // char-typed; bool has no 4-byte vector
-      for (const ParamInfo &p : k.params)
-        byteParam = byteParam || (p.name == a.base && p.isPointer && byteVectorType(p.elementType));
-      const WarpAccessEval &e = worstEvaluation(a);
-      if (!byteParam || !e.laneStrideKnown || e.laneStrideBytes != 1 || e.activeLanes < 32 || !reported.insert(a.base).second)
+      bool inWindow = std::any_of(g.accesses.begin(), g.accesses.end(), [&](size_t i) {
+        return packedBy.count(k.accesses[i].base + "@" + k.accesses[i].text);
+      });
+      if (inWindow)
         continue;
-      out.push_back(byteALaneFinding(k, a));
-      if (k.byteLane && std::count(k.byteLane->pointers.begin(), k.byteLane->pointers.end(), a.base))
+      if (kind == NarrowKind::SiblingsFillGaps) {
+        out.push_back(siblingGroupFinding(kInfo.id, k, g, ctx));
+        continue;
+      }
+      if (auto it = laneFindings.find(g.pointer); it != laneFindings.end()) {
+        addElementALaneSiblings(k, g, out[it->second]);
+        continue;
+      }
+      out.push_back(elementALaneFinding(kInfo.id, k, g, ctx));
+      laneFindings[g.pointer] = out.size() - 1;
+      const auto &lanePointers = k.byteLane ? k.byteLane->pointers : std::vector<std::string>{};
+      if (std::count(lanePointers.begin(), lanePointers.end(), g.pointer))
         describeLaunchFix(k, *k.byteLane, !launchFixOffered, out.back());
       launchFixOffered = true;
     }
@@ -132,25 +156,6 @@ private:
                                  width + "*" + w.vectorIndex});
     }
     f.details["fix"] = fix;
-    return f;
-  }
-  static Finding byteALaneFinding(const KernelInfo &k, const MemoryAccess &a) {
-    Finding f;
-    f.rule = kInfo.id;
-    // A note: the access is coalesced, and the remedy changes the launch.
-    f.severity = "note";
-    f.loc = a.loc;
-    f.kernel = k.name;
-    f.details["subject"] = a.base;
-    f.message = "each lane " + std::string(a.isWrite ? "writes" : "reads") + " one byte of '" + a.base +
-                "': a warp request carries 32 bytes where a 4-byte vector access a lane would carry 128";
-    f.notes.push_back({{}, "restructure (it changes the launch, so --fix applies it only with --fix-launch): give each thread 4 bytes, "
-                           "`int i = blockIdx.x * blockDim.x + threadIdx.x; if (4 * i + 3 < n) { uchar4 v = "
-                           "reinterpret_cast<const uchar4 *>(in)[i]; /* f on v.x, v.y, v.z, v.w */ "
-                           "reinterpret_cast<uchar4 *>(out)[i] = v; } else for (int j = 4 * i; j < n; ++j) "
-                           "out[j] = f(in[j]);` and launch (n + 3) / 4 threads instead of n"});
-    f.details["fix"] = {{"kind", "char4-restructure"}, {"safety", "refused"},
-                        {"reason", "changes the launch configuration; shown in the note only"}};
     return f;
   }
 };

@@ -1,6 +1,7 @@
 // global-uncoalesced (G_3): a warp's global access that touches many more
 // 32-byte sectors than the bytes it moves need.
 #include "rules/AllRules.h"
+#include "rules/NarrowAccessKinds.h"
 #include "rules/ProfileCosts.h"
 #include "rules/WarpDescription.h"
 #include "analyzer/warp/UniformSweep.h"
@@ -29,7 +30,9 @@ const RuleInfo kInfo{
     "Global memory moves data in 32-byte sectors. When the lanes of a warp access addresses "
     "far apart, one request touches many sectors and most of each sector's bytes are fetched "
     "for nothing: the access costs a multiple of the memory traffic it needs. Consecutive lanes "
-    "should access consecutive addresses; alignment itself matters little.",
+    "should access consecutive addresses; alignment itself matters little. A thread's 1- and 2-byte accesses whose "
+    "siblings fill the gaps between lanes (`p[4 * i + 0..3]`) waste no sector, since the bytes one of them skips are "
+    "the next one's: global-narrow-access reports them, once.",
     "int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
     "out[i] = in[i * 32]; // each lane its own sector: 32 sectors per request",
     "int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -42,8 +45,13 @@ public:
   const RuleInfo &info() const override { return kInfo; }
 
   void check(const KernelInfo &k, const RuleContext &ctx, std::vector<Finding> &out) const override {
-    for (const MemoryAccess &a : k.accesses) {
-      if (a.space != AddressSpace::Global || a.worstEval < 0)
+    // A thread's narrow accesses whose siblings fill the gaps between lanes
+    // (`p[4*i+0..3]`) waste no sector: the bytes one of them skips are the
+    // next one's. global-narrow-access reports them once, as a group.
+    std::set<size_t> siblingFilled = accessesWithGapFillingSiblings(k);
+    for (size_t i = 0; i < k.accesses.size(); ++i) {
+      const MemoryAccess &a = k.accesses[i];
+      if (a.space != AddressSpace::Global || a.worstEval < 0 || siblingFilled.count(i))
         continue;
       if (a.uniformSweep) {
         checkSwept(k, a, ctx, out);

@@ -81,4 +81,24 @@ std::string globalTrafficCost(const HardwareProfile &p, int sectors, int idealSe
          " GB/s carry useful bytes";
 }
 
+std::string narrowAccessCost(const HardwareProfile &p, int64_t widthBytes, nlohmann::json &details) {
+  // The probe copies one element a thread of each type: char and char4,
+  // short and int are the narrow and the packed form of the same bytes.
+  const char *narrow = widthBytes == 1 ? "char" : widthBytes == 2 ? "short" : nullptr;
+  const char *packed = widthBytes == 1 ? "char4" : "int";
+  if (!narrow)
+    return {};
+  auto slow = p.globalBandwidthByTypeGBps(narrow), fast = p.globalBandwidthByTypeGBps(packed);
+  if (!slow || !fast)
+    return {};
+  nlohmann::json cost = profileIdentity(p);
+  cost["narrow_type"] = narrow;
+  cost["narrow_bandwidth_gbps"] = *slow;
+  cost["packed_type"] = packed;
+  cost["packed_bandwidth_gbps"] = *fast;
+  details["measured_cost"] = cost;
+  return std::string(widthBytes == 1 ? "one-byte" : "two-byte") + " elements copy at " + rounded(*slow) +
+         " GB/s on " + p.deviceName() + " against " + rounded(*fast) + " GB/s as " + packed + " (one element a thread)";
+}
+
 } // namespace warplint

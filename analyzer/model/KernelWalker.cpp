@@ -57,6 +57,7 @@ struct WalkState {
   std::set<std::string> seen; // accesses already recorded
   int nextLoopId = 0;
   int nextUniformId = 0;
+  int nextRegion = 0;
   std::vector<const FunctionDecl *> stack; // functions being walked, outermost first
 };
 
@@ -100,6 +101,7 @@ private:
       return false;
     Walker child(ctx_, def, out_, state_);
     child.guards_ = guards_;
+    child.region_ = region_;
     child.callChain_ = callChain_;
     child.callChain_.push_back(toLocation(ctx_.getSourceManager(), call->getBeginLoc()));
     tr_.bindCallArguments(call, def, child.tr_);
@@ -203,11 +205,11 @@ private:
       ExprRef c = tr_.index(is->getCond());
       auto before = tr_.boundValues();
       guards_.push_back(c);
-      stmt(is->getThen());
+      inNewRegion(is->getThen());
       auto afterThen = tr_.boundValues();
       tr_.setBoundValues(before);
       guards_.back() = IndexExpr::make(ExprOp::Not, {c});
-      stmt(is->getElse());
+      inNewRegion(is->getElse());
       guards_.pop_back();
       // Straight-line code after the `if` sees the reaching values: those of
       // the branch that falls through, or both joined by the condition.
@@ -352,6 +354,16 @@ private:
     forgetWrittenIn(loop, "holds the value a loop left");
   }
 
+  // A statement whose accesses share no straight-line region with those
+  // around it (a branch, a loop body): narrow-access siblings are grouped
+  // only within one region.
+  void inNewRegion(const Stmt *s) {
+    int saved = region_;
+    region_ = ++state_.nextRegion;
+    stmt(s);
+    region_ = saved;
+  }
+
   // Recognizes `for (v = init; cond; v op= step)` with v not written in the
   // body (`int i; for (i = 0; ...)` and a counter reused by several loops
   // included).
@@ -427,7 +439,7 @@ private:
       expr(fs->getCond(), Use::Read);
     if (condGuard)
       guards_.push_back(condGuard);
-    stmt(fs->getBody());
+    inNewRegion(fs->getBody());
     if (fs->getInc())
       expr(fs->getInc(), Use::Read);
     if (condGuard)
@@ -460,7 +472,7 @@ private:
     bool guarded = c && c->isKnown() && c->dependsOn(SymbolKind::ThreadIdx);
     if (guarded)
       guards_.push_back(c);
-    stmt(body);
+    inNewRegion(body);
     if (guarded)
       guards_.pop_back();
     leaveLoop(loop, carried);
@@ -522,9 +534,13 @@ private:
     a.guarded.widthBytes = width;
     a.guarded.space = ref.space;
     a.guarded.extentBytes = ref.rootExtentBytes;
-    for (auto &g : guards_)
+    for (auto &g : guards_) {
       if (g->isKnown())
         a.guarded.guards.push_back(g);
+      else
+        a.unknownGuard = true;
+    }
+    a.region = region_;
     out_.accesses.push_back(std::move(a));
   }
 
@@ -676,6 +692,7 @@ private:
   ExprTranslator tr_;
   ModeledKernel &out_;
   std::vector<ExprRef> guards_;
+  int region_ = 0; // see ModeledAccess::region
   WalkState &state_;
   std::vector<SourceLocation> callChain_;
   std::map<const Stmt *, std::pair<const VarDecl *, ExprRef>> rebindAfter_;

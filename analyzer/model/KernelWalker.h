@@ -22,6 +22,12 @@ struct ModeledAccess {
   // the subscripts, outermost first, so the address can be re-linearized
   // with another row length (padding trials). Empty otherwise.
   std::vector<ExprRef> subscripts;
+  // The straight-line region the access is in: a new one for each branch of
+  // an if and each loop body, so that accesses sharing one ran together.
+  int region = 0;
+  // A condition around it could not be evaluated (it was left out of
+  // guarded.guards): which lanes take part is not known.
+  bool unknownGuard = false;
 };
 
 struct ModeledKernel {

@@ -262,6 +262,34 @@ struct ByteLaneKernel {
   std::string unsafeReason;      // "" when the shape matches exactly
 };
 
+// The 1- and 2-byte global accesses one thread makes to one pointer in one
+// straight-line region or loop body (or the iterations of a short constant
+// loop), whose addresses differ by constants, measured over the warp
+// (analyzer/warp/NarrowAccessGroups.cpp): how many bytes each lane moves per
+// instruction and whether the warp's bytes over all of them are contiguous.
+// Every such access is in exactly one group; a group of one is a lone access.
+struct NarrowAccessGroup {
+  std::string pointer;
+  std::vector<size_t> accesses;  // indices into KernelInfo::accesses, in source order
+  // One member per access and, for an access inside a constant loop whose
+  // iterations are its siblings, per iteration: the access and its byte
+  // offset from the first member's address in the same lane.
+  struct Member {
+    size_t access = 0;
+    int64_t offsetBytes = 0;
+  };
+  std::vector<Member> members;
+  std::string loopVar;          // the constant loop(s) unrolled into members ("k"), "" if none
+  int64_t widthBytes = 0;       // bytes one lane moves per instruction: 1 or 2
+  int64_t laneStrideBytes = 0;  // address step between consecutive lanes; 0 when not affine
+  int64_t threadBytes = 0;      // distinct bytes one lane moves over all members
+  int64_t warpBytes = 0;        // distinct bytes the warp moves over all members (first evaluation)
+  int activeLanes = 0;          // lanes taking part in the fullest evaluated warp
+  bool warpContiguous = false;  // the warp's bytes form one run in every evaluation
+  int evaluations = 0;          // (block shape, warp, block index, loop iteration) bindings checked
+  std::string notContiguousReason; // why warpContiguous is false
+};
+
 struct KernelInfo {
   std::string name;
   // Qualified name, template arguments and parameter types: how a launch in
@@ -300,6 +328,7 @@ struct KernelInfo {
   // what a signature edit that missed a declaration leaves behind (nvcc:
   // "referenced but not defined"). The fix verifier refuses to add any.
   std::vector<std::string> undefinedOverloads;
+  std::vector<NarrowAccessGroup> narrowGroups; // the 1- and 2-byte global accesses, grouped
 };
 
 struct FrontendMessage {

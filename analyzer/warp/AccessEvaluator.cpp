@@ -7,10 +7,27 @@
 
 namespace warplint {
 
-namespace {
+Binding blockBinding(const BlockShape &block, const EvaluationOptions &opts) {
+  Binding base;
+  base.blockDim[0] = block.x;
+  base.blockDim[1] = block.y;
+  base.blockDim[2] = block.z;
+  BlockShape grid = opts.grid.value_or(BlockShape{opts.symbolicValue, opts.symbolicValue, 1});
+  base.gridDim[0] = grid.x;
+  base.gridDim[1] = grid.y;
+  base.gridDim[2] = grid.z;
+  base.paramValue = opts.symbolicValue;
+  base.paramOverride = opts.paramOverrides;
+  base.uniformOverride = opts.uniformOverrides;
+  return base;
+}
 
-// Representative warps of a block: the first two (a 2-D block's second row
-// of warps often differs) and the last.
+void bindThread(Binding &b, const BlockShape &block, int64_t tid) {
+  b.threadIdx[0] = tid % block.x;
+  b.threadIdx[1] = (tid / block.x) % block.y;
+  b.threadIdx[2] = tid / (block.x * block.y);
+}
+
 std::vector<int> representativeWarps(const BlockShape &block) {
   int64_t warps = (block.threads() + kWarpSize - 1) / kWarpSize;
   std::vector<int> out{0};
@@ -42,13 +59,6 @@ bool laneActive(const GuardedAccess &a, const Binding &b) {
   return true;
 }
 
-struct LoopPlan {
-  std::shared_ptr<const LoopRecurrence> loop;
-  std::vector<int64_t> iterations;
-};
-
-// Iterations at which a warp-uniform loop is evaluated: all of them while its
-// condition holds for some lane, up to a cap.
 std::vector<int64_t> loopIterations(const LoopRecurrence &rec, const Binding &base, int cap) {
   std::vector<int64_t> ks;
   for (int64_t k = 0; k < cap; ++k) {
@@ -83,6 +93,13 @@ std::vector<int64_t> loopIterations(const LoopRecurrence &rec, const Binding &ba
   return ks;
 }
 
+namespace {
+
+struct LoopPlan {
+  std::shared_ptr<const LoopRecurrence> loop;
+  std::vector<int64_t> iterations;
+};
+
 std::string describeIteration(const std::vector<LoopPlan> &plans, const Binding &b) {
   std::ostringstream os;
   bool first = true;
@@ -115,17 +132,7 @@ double evaluationSeverity(const WarpAccessEval &e, AddressSpace space) {
 
 std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, const BlockShape &block,
                                                  const EvaluationOptions &opts) {
-  Binding base;
-  base.blockDim[0] = block.x;
-  base.blockDim[1] = block.y;
-  base.blockDim[2] = block.z;
-  BlockShape grid = opts.grid.value_or(BlockShape{opts.symbolicValue, opts.symbolicValue, 1});
-  base.gridDim[0] = grid.x;
-  base.gridDim[1] = grid.y;
-  base.gridDim[2] = grid.z;
-  base.paramValue = opts.symbolicValue;
-  base.paramOverride = opts.paramOverrides;
-  base.uniformOverride = opts.uniformOverrides;
+  Binding base = blockBinding(block, opts);
 
   // Every loop the address or a guard depends on, outermost first as found.
   std::vector<std::shared_ptr<const LoopRecurrence>> loops;
@@ -185,9 +192,7 @@ std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, co
           int64_t tid = static_cast<int64_t>(warp) * kWarpSize + l;
           if (tid >= block.threads())
             continue;
-          b.threadIdx[0] = tid % block.x;
-          b.threadIdx[1] = (tid / block.x) % block.y;
-          b.threadIdx[2] = tid / (block.x * block.y);
+          bindThread(b, block, tid);
           if (!laneActive(access, b))
             continue;
           auto addr = evaluate(*access.byteOffset, b);

@@ -35,6 +35,13 @@ __global__ void byteALane(unsigned char *out, const unsigned char *in, int n) {
     out[i] = in[i] + 1;
 }
 
+// Flag arrays: bool has no vector type, but the bytes are as narrow (no rewrite).
+__global__ void boolFlags(bool *out, const bool *in) {
+  // CHECK-MESSAGES: :[[@LINE+2]]:3: note: each lane writes one byte of 'out'
+  // CHECK-MESSAGES: :[[@LINE+1]]:23: note: each lane reads one byte of 'in'
+  out[threadIdx.x] = !in[threadIdx.x];
+}
+
 // ---- negatives -------------------------------------------------------------
 
 __global__ void alreadyVector(uchar4 *out, const uchar4 *in) { out[threadIdx.x] = in[threadIdx.x]; }
@@ -46,7 +53,6 @@ __global__ void threeBytes(unsigned char *out, const unsigned char *in) {
   out[4 * i + 1] = in[4 * i + 1];
   out[4 * i + 2] = in[4 * i + 2];
 }
-__global__ void boolFlags(bool *out, const bool *in) { out[threadIdx.x] = !in[threadIdx.x]; }
 
 int main() {
   unsigned char *a, *b;
