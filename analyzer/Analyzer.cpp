@@ -1,4 +1,5 @@
 #include "analyzer/Analyzer.h"
+#include "analyzer/facts/DataObjects.h"
 #include "analyzer/model/KernelWalker.h"
 #include "analyzer/model/LaunchSites.h"
 #include "analyzer/warp/PaddingTrials.h"
@@ -357,6 +358,7 @@ void evaluateKernel(ModeledKernel &k, const std::vector<size_t> &launches, const
     }
   }
   evaluatePaddings(k, shapes, eo);
+  describeDataObjects(k, eo);
   for (size_t i : launches)
     k.info.launchSites.push_back(unit.launches[i]);
 }

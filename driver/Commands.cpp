@@ -201,6 +201,7 @@ int runCheck(const CheckOptions &o) {
   ReportOptions report;
   report.format = o.format;
   report.baseDir = currentDirectory();
+  report.explain = o.explain;
   for (const RuleInfo *info : registryInfos())
     if (o.rules.empty() || std::find(o.rules.begin(), o.rules.end(), info->id) != o.rules.end())
       report.rules.push_back(info);

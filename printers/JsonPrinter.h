@@ -2,7 +2,9 @@
 //   {"version", "findings": [{"rule", "severity", "file", "line", "column",
 //    "kernel", "message", "notes": [...], "details": {...}}],
 //    "errors": [{"file", "kind", "message"}],
-//    "units": [{"file", "parsed", "kernels", "compile_errors", "compile_diagnostics"}]}
+//    "units": [{"file", "parsed", "kernels", "compile_errors", "compile_diagnostics",
+//               "classification": [{"kernel", "file", "line", "objects": [{"name", "space",
+//                 "kind", "class", "evidence", ..., "guidelines", "findings"}]}]}]}
 // Keys keep this order (ordered_json) so that diffs of reports stay readable.
 #pragma once
 

@@ -20,6 +20,56 @@ nlohmann::json evalJson(const WarpAccessEval &e) {
   return j;
 }
 
+nlohmann::json sharingJson(const BlockSharing &s) {
+  nlohmann::json j{{"block", shape(s.block)},
+                   {"complete", s.complete},
+                   {"steps", s.steps},
+                   {"lane_reads", s.laneReads},
+                   {"lane_writes", s.laneWrites},
+                   {"distinct_read", s.distinctRead},
+                   {"thread_element_reads", s.threadElementReads},
+                   {"warp_requests", s.warpRequests},
+                   {"max_threads_per_element", s.maxThreadsPerElement},
+                   {"footprint_bytes", s.footprintBytes},
+                   {"tile_steps", s.tileSteps},
+                   {"tile_bytes", s.tileBytes},
+                   {"cross_thread_reads", s.crossThreadReads},
+                   {"unwritten_reads", s.unwrittenReads},
+                   {"distinct_written", s.distinctWritten},
+                   {"max_written_per_thread", s.maxWrittenPerThread},
+                   {"uniform_reads_skipped", s.uniformReadsSkipped}};
+  if (!s.window.empty())
+    j["window"] = s.window;
+  if (s.distinctRead > 0) {
+    j["reuse_factor"] = static_cast<double>(s.laneReads) / s.distinctRead;
+    j["threads_per_element"] = static_cast<double>(s.threadElementReads) / s.distinctRead;
+    j["requests_per_element"] = static_cast<double>(s.warpRequests) / s.distinctRead;
+  }
+  return j;
+}
+
+} // namespace
+
+nlohmann::json dataObjectJson(const KernelInfo &k, const DataObject &o) {
+  nlohmann::json j{{"name", o.name},   {"space", addressSpaceName(o.space)}, {"kind", o.kind},
+                   {"class", o.dataClass}, {"evidence", o.evidence},       {"reads", o.reads},
+                   {"writes", o.writes}, {"evaluated", o.evaluated},       {"uniform_reads", o.uniformReads},
+                   {"only_read", o.onlyRead}};
+  if (o.loc.valid())
+    j["loc"] = loc(o.loc);
+  if (o.worstTrafficRatio > 0)
+    j["worst_traffic_ratio"] = o.worstTrafficRatio;
+  j["accesses"] = nlohmann::json::array();
+  for (size_t i : o.accesses)
+    if (i < k.accesses.size())
+      j["accesses"].push_back(loc(k.accesses[i].loc));
+  if (o.sharing.computed)
+    j["block_sharing"] = sharingJson(o.sharing);
+  return j;
+}
+
+namespace {
+
 nlohmann::json kernelJson(const KernelInfo &k) {
   nlohmann::json j{{"name", k.name}, {"loc", loc(k.loc)}, {"global", k.isGlobal},
                    {"template_pattern", k.isTemplatePattern}, {"block_source", k.blockShapeSource},
@@ -67,6 +117,8 @@ nlohmann::json kernelJson(const KernelInfo &k) {
   j["constant_symbols"] = k.constantSymbols;
   for (auto &s : k.blockShapes)
     j["block_shapes"].push_back(shape(s));
+  for (auto &o : k.dataObjects)
+    j["data_objects"].push_back(dataObjectJson(k, o));
   for (auto &a : k.accesses) {
     nlohmann::json aj{{"loc", loc(a.loc)}, {"base", a.base}, {"text", a.text},
                       {"space", addressSpaceName(a.space)}, {"read", a.isRead}, {"write", a.isWrite},

@@ -12,5 +12,7 @@ std::unique_ptr<Rule> makeSharedBankConflictRule(); // rules/SharedBankConflict.
 std::unique_ptr<Rule> makeGlobalUncoalescedRule();  // rules/GlobalUncoalesced.cpp
 std::unique_ptr<Rule> makeReadonlyParamRule();      // rules/ReadonlyParam.cpp
 std::unique_ptr<Rule> makeGlobalNarrowAccessRule(); // rules/GlobalNarrowAccess.cpp
+std::unique_ptr<Rule> makeSharedStagingCandidateRule(); // rules/SharedStagingCandidate.cpp
+std::unique_ptr<Rule> makeSharedStagingNoReuseRule();   // rules/SharedStagingNoReuse.cpp
 
 } // namespace warplint

@@ -18,6 +18,8 @@ const std::vector<std::unique_ptr<Rule>> &allRules() {
     r.push_back(makeGlobalUncoalescedRule());
     r.push_back(makeReadonlyParamRule());
     r.push_back(makeGlobalNarrowAccessRule());
+    r.push_back(makeSharedStagingCandidateRule());
+    r.push_back(makeSharedStagingNoReuseRule());
     return r;
   }();
   return rules;
