@@ -132,7 +132,7 @@ nlohmann::ordered_json classificationToJson(const TranslationUnitResult &unit, c
     kj["line"] = k.loc.line;
     kj["objects"] = nlohmann::ordered_json::array();
     for (const DataObject &o : k.dataObjects) {
-      nlohmann::ordered_json oj = nlohmann::ordered_json(dataObjectJson(k, o));
+      nlohmann::ordered_json oj = dataObjectJson(k, o);
       oj["guidelines"] = guidelinesFor(k, o);
       oj["findings"] = nlohmann::ordered_json::array();
       for (const Finding *f : findingsAbout(k, o, findings))

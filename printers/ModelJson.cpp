@@ -20,8 +20,8 @@ nlohmann::json evalJson(const WarpAccessEval &e) {
   return j;
 }
 
-nlohmann::json sharingJson(const BlockSharing &s) {
-  nlohmann::json j{{"block", shape(s.block)},
+nlohmann::ordered_json sharingJson(const BlockSharing &s) {
+  nlohmann::ordered_json j{{"block", {s.block.x, s.block.y, s.block.z}},
                    {"complete", s.complete},
                    {"steps", s.steps},
                    {"lane_reads", s.laneReads},
@@ -50,19 +50,21 @@ nlohmann::json sharingJson(const BlockSharing &s) {
 
 } // namespace
 
-nlohmann::json dataObjectJson(const KernelInfo &k, const DataObject &o) {
-  nlohmann::json j{{"name", o.name},   {"space", addressSpaceName(o.space)}, {"kind", o.kind},
+nlohmann::ordered_json dataObjectJson(const KernelInfo &k, const DataObject &o) {
+  nlohmann::ordered_json j{{"name", o.name},   {"space", addressSpaceName(o.space)}, {"kind", o.kind},
                    {"class", o.dataClass}, {"evidence", o.evidence},       {"reads", o.reads},
                    {"writes", o.writes}, {"evaluated", o.evaluated},       {"uniform_reads", o.uniformReads},
                    {"only_read", o.onlyRead}};
   if (o.loc.valid())
-    j["loc"] = loc(o.loc);
+    j["loc"] = {{"file", o.loc.file}, {"line", o.loc.line}, {"column", o.loc.column}};
   if (o.worstTrafficRatio > 0)
     j["worst_traffic_ratio"] = o.worstTrafficRatio;
-  j["accesses"] = nlohmann::json::array();
+  j["accesses"] = nlohmann::ordered_json::array();
   for (size_t i : o.accesses)
-    if (i < k.accesses.size())
-      j["accesses"].push_back(loc(k.accesses[i].loc));
+    if (i < k.accesses.size()) {
+      const SourceLocation &l = k.accesses[i].loc;
+      j["accesses"].push_back({{"file", l.file}, {"line", l.line}, {"column", l.column}});
+    }
   if (o.sharing.computed)
     j["block_sharing"] = sharingJson(o.sharing);
   return j;
@@ -118,7 +120,7 @@ nlohmann::json kernelJson(const KernelInfo &k) {
   for (auto &s : k.blockShapes)
     j["block_shapes"].push_back(shape(s));
   for (auto &o : k.dataObjects)
-    j["data_objects"].push_back(dataObjectJson(k, o));
+    j["data_objects"].push_back(nlohmann::json(dataObjectJson(k, o)));
   for (auto &a : k.accesses) {
     nlohmann::json aj{{"loc", loc(a.loc)}, {"base", a.base}, {"text", a.text},
                       {"space", addressSpaceName(a.space)}, {"read", a.isRead}, {"write", a.isWrite},

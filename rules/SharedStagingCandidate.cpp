@@ -134,9 +134,10 @@ private:
 
     std::string tile = "a tile of what the block reads";
     if (s.tileSteps > 1)
-      tile = s.tileSteps < s.steps || !s.complete
-                 ? "a tile of " + std::to_string(s.tileSteps) + " loop iterations (the block's x extent)"
-                 : "a tile of all " + std::to_string(s.tileSteps) + " loop iterations";
+      tile = s.complete && s.tileSteps == s.steps
+                 ? "a tile of all " + std::to_string(s.tileSteps) + " loop iterations"
+                 : "a tile of " + std::to_string(s.tileSteps) + " loop iterations" +
+                       (s.tileSteps == s.block.x ? " (the block's x extent)" : "");
     std::string tileNote = tile + " holds " + bytesText(static_cast<double>(s.tileBytes)) + " of '" + o.name + "'";
     if (ctx.profile)
       if (auto cap = ctx.profile->maxSharedBytesPerBlock(); cap && *cap > 0) {

@@ -10,9 +10,15 @@ namespace warplint {
 
 namespace {
 
-// Thread-iterations evaluated per access when a block is enumerated: enough
-// for a 1024-thread block at 64 iterations, or 256 threads at 256.
-constexpr int64_t kLanesPerAccess = 1 << 16;
+// Thread-iterations evaluated per access when a block is enumerated (the
+// cost of the analysis grows with them). Global reads: a window of up to 16
+// iterations, enough for the per-element averages of affine indices and for
+// a 16-deep tile; 256 threads at 16 iterations fit. Shared
+// arrays: every iteration up to the evaluator's cap, or no claim.
+constexpr int64_t kGlobalLanesPerAccess = 1 << 12;
+constexpr int kGlobalIterations = 16;
+constexpr int64_t kSharedLanesPerAccess = 1 << 15;
+constexpr int64_t kSharedQuickLanesPerAccess = 1 << 11;
 
 std::string fixed(double v) {
   std::ostringstream os;
@@ -72,14 +78,15 @@ std::string sharingText(const BlockSharing &s) {
 // (and, for arrays the kernel writes, its writes).
 class SharingTally {
 public:
-  SharingTally(const BlockShape &block, const EvaluationOptions &opts) : block_(block), opts_(opts) {
+  SharingTally(const BlockShape &block, const EvaluationOptions &opts, int64_t lanesPerAccess)
+      : block_(block), opts_(opts), lanesPerAccess_(lanesPerAccess) {
     out_.block = block;
     out_.complete = true;
   }
 
   // Writes first: each element's writer (one thread, or several).
   bool addWrite(const ModeledAccess &a) {
-    auto r = enumerateBlock(a.guarded, block_, opts_, kLanesPerAccess, [&](const BlockLane &l) {
+    auto r = enumerateBlock(a.guarded, block_, opts_, lanesPerAccess_, [&](const BlockLane &l) {
       ++out_.laneWrites;
       if (writtenPairs_.insert({l.address, l.thread}).second)
         out_.maxWrittenPerThread = std::max<int64_t>(out_.maxWrittenPerThread, ++writtenByThread_[l.thread]);
@@ -94,7 +101,7 @@ public:
 
   bool addRead(const ModeledAccess &a) {
     int64_t lastStep = -1, lastWarp = -1;
-    auto r = enumerateBlock(a.guarded, block_, opts_, kLanesPerAccess, [&](const BlockLane &l) {
+    auto r = enumerateBlock(a.guarded, block_, opts_, lanesPerAccess_, [&](const BlockLane &l) {
       int64_t warp = l.thread / 32;
       if (l.step != lastStep || warp != lastWarp) {
         ++request_;
@@ -180,6 +187,7 @@ private:
 
   BlockShape block_;
   const EvaluationOptions &opts_;
+  int64_t lanesPerAccess_;
   BlockSharing out_;
   bool tracksWrites_ = false;
   int64_t request_ = 0;
@@ -217,14 +225,19 @@ std::string unevaluatedEvidence(const ModeledKernel &k, const DataObject &o) {
   }
   if (missing == 0)
     return "";
-  return std::to_string(missing) + " of " + plural(static_cast<int64_t>(o.accesses.size()), "access") +
+  size_t total = o.accesses.size();
+  return std::to_string(missing) + " of " + std::to_string(total) + (total == 1 ? " access" : " accesses") +
          " not evaluated (" + firstClass + ")";
 }
 
 void enumerateGlobal(ModeledKernel &k, DataObject &o, const EvaluationOptions &opts) {
-  if (k.info.blockShapes.empty())
+  // Data the kernel also writes is not a staging candidate; its class comes
+  // from the warp evaluations alone, and the enumeration's cost is saved.
+  if (k.info.blockShapes.empty() || !o.onlyRead)
     return;
-  SharingTally tally(k.info.blockShapes.front(), opts);
+  EvaluationOptions window = opts;
+  window.maxIterationsPerLoop = std::min(opts.maxIterationsPerLoop, kGlobalIterations);
+  SharingTally tally(k.info.blockShapes.front(), window, kGlobalLanesPerAccess);
   bool any = false;
   for (size_t i : o.accesses) {
     const MemoryAccess &f = k.accesses[i].fact;
@@ -249,8 +262,8 @@ void enumerateGlobal(ModeledKernel &k, DataObject &o, const EvaluationOptions &o
 
 // One block shape's tally of a shared array's writes and reads.
 std::optional<BlockSharing> tallyShared(const ModeledKernel &k, const DataObject &o, const BlockShape &shape,
-                                        const EvaluationOptions &opts) {
-  SharingTally tally(shape, opts);
+                                        const EvaluationOptions &opts, int64_t lanesPerAccess) {
+  SharingTally tally(shape, opts, lanesPerAccess);
   tally.tracksWrites();
   for (size_t i : o.accesses)
     if (k.accesses[i].fact.isWrite && !tally.addWrite(k.accesses[i]))
@@ -266,7 +279,11 @@ std::optional<BlockSharing> tallyShared(const ModeledKernel &k, const DataObject
 // kept unless another shows reads across threads or is less complete.
 void enumerateShared(ModeledKernel &k, DataObject &o, const EvaluationOptions &opts) {
   for (size_t n = 0; n < k.info.blockShapes.size(); ++n) {
-    auto s = tallyShared(k, o, k.info.blockShapes[n], opts);
+    // Most shared arrays pass data between threads, which a small window
+    // shows; the whole enumeration is needed only to claim they do not.
+    auto s = tallyShared(k, o, k.info.blockShapes[n], opts, kSharedQuickLanesPerAccess);
+    if (s && s->crossThreadReads == 0)
+      s = tallyShared(k, o, k.info.blockShapes[n], opts, kSharedLanesPerAccess);
     if (!s) {
       o.sharing = BlockSharing{}; // a shape with an access that cannot be enumerated: no claim
       return;
