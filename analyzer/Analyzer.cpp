@@ -3,6 +3,7 @@
 #include "analyzer/facts/PtxasFrames.h"
 #include "analyzer/results/PrivateMemory.h"
 #include "analyzer/frontend/SourceCheck.h"
+#include "analyzer/facts/DataObjects.h"
 #include "analyzer/model/KernelWalker.h"
 #include "analyzer/model/LaunchSites.h"
 #include "analyzer/warp/NarrowAccessGroups.h"
@@ -346,6 +347,7 @@ void evaluateKernel(ModeledKernel &k, const std::vector<size_t> &launches, const
   }
   evaluatePaddings(k, shapes, eo);
   findNarrowAccessGroups(k, shapes, eo);
+  describeDataObjects(k, eo);
   for (size_t i : launches)
     k.info.launchSites.push_back(unit.launches[i]);
 }

@@ -210,6 +210,9 @@ ParseResult parseCheck(const std::vector<std::string> &args, size_t start) {
     } else if (arg == "--dump-model") {
       cur.next();
       o.dumpModel = true;
+    } else if (arg == "--explain") {
+      cur.next();
+      o.explain = true;
     } else if (arg == "--print-clang-command") {
       cur.next();
       o.printClangCommand = true;
@@ -234,6 +237,10 @@ ParseResult parseCheck(const std::vector<std::string> &args, size_t start) {
                     " needs --fix, --fix-dry-run or --export-fixes", topic);
   if (fixing && (o.dumpModel || o.printClangCommand))
     return fail("fixes cannot be combined with --dump-model or --print-clang-command", topic);
+  // The JSON report and the model dump always carry the classification.
+  if (o.explain && (o.format != OutputFormat::Text || o.dumpModel))
+    return fail("--explain prints a text table; JSON reports and --dump-model already carry the classification",
+                topic);
   r.ok = true;
   return r;
 }

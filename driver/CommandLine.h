@@ -27,6 +27,7 @@ struct CheckOptions {
   std::string profile;                    // --profile FILE|NAME; empty: none
   ColorMode color = ColorMode::Auto;
   bool dumpModel = false;          // --dump-model: the analyzer's facts as JSON, no rules
+  bool explain = false;            // --explain: each kernel's data objects, classes and guidelines (text)
   bool printClangCommand = false;  // --print-clang-command: the parse each file gets, then exit
   bool fix = false;                // --fix: apply the verified fixes in place
   bool fixDryRun = false;          // --fix-dry-run: print them as a unified diff

@@ -209,6 +209,7 @@ int runCheck(const CheckOptions &o) {
   report.format = o.format;
   report.baseDir = currentDirectory();
   report.showSuppressed = o.showSuppressed;
+  report.explain = o.explain;
   for (const RuleInfo *info : registryInfos())
     if (o.rules.empty() || std::find(o.rules.begin(), o.rules.end(), info->id) != o.rules.end())
       report.rules.push_back(info);

@@ -1,4 +1,5 @@
 #include "driver/Report.h"
+#include "printers/ExplainPrinter.h"
 #include "printers/JsonPrinter.h"
 #include "printers/SarifPrinter.h"
 #include "printers/SourceLines.h"
@@ -31,6 +32,8 @@ std::string renderReport(const AnalysisResults &results, const std::vector<Findi
   SourceLines sources;
   std::ostringstream os;
   printText(os, results, findings, text, sources);
+  if (opts.explain)
+    printExplain(os, results, findings, opts.baseDir);
   return os.str();
 }
 

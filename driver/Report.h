@@ -17,6 +17,7 @@ struct ReportOptions {
   std::string baseDir; // paths under it are shown (text) or referenced (SARIF) relative to it
   std::vector<const RuleInfo *> rules; // the rules that ran, for SARIF
   bool showSuppressed = false;         // text: also print findings a NOLINT silenced
+  bool explain = false; // text: the per-kernel classification table after the findings
 };
 
 std::string renderReport(const AnalysisResults &results, const std::vector<Finding> &findings,

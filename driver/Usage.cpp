@@ -60,6 +60,10 @@ Options:
                              summary line on stderr
   --dump-model               print the analyzer's facts (kernels, launches,
                              accesses and their warp evaluations) as JSON
+  --explain                  after the findings, each kernel's data objects as a
+                             table: space, class (reused, temporal, strided,
+                             streaming, read-only), accesses, the guidelines
+                             that apply, the findings, and the evidence
   --print-clang-command      print the clang command each file is parsed with
   --fix                      apply the fixes findings offer, in place (atomic;
                              each fix re-analyzed first, and rolled back when

@@ -1,4 +1,5 @@
 #include "printers/JsonPrinter.h"
+#include "printers/ExplainPrinter.h"
 #include "printers/ToolInfo.h"
 
 namespace warplint {
@@ -79,6 +80,7 @@ ordered_json reportToJson(const AnalysisResults &results, const std::vector<Find
       d["message"] = m.message;
       u["frontend_notes"].push_back(std::move(d));
     }
+    u["classification"] = classificationToJson(unit, findings);
     j["units"].push_back(std::move(u));
   }
   return j;

@@ -4,7 +4,9 @@
 //    "suppressed": [the same, with "suppression": {"kind", "file", "line",
 //    "column", "justification"}] (silenced by a NOLINT comment),
 //    "errors": [{"file", "kind", "message"}],
-//    "units": [{"file", "parsed", "kernels", "compile_errors", "compile_diagnostics"}]}
+//    "units": [{"file", "parsed", "kernels", "compile_errors", "compile_diagnostics",
+//               "classification": [{"kernel", "file", "line", "objects": [{"name", "space",
+//                 "kind", "class", "evidence", ..., "guidelines", "findings"}]}]}]}
 // Keys keep this order (ordered_json) so that diffs of reports stay readable.
 #pragma once
 

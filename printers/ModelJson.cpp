@@ -50,6 +50,58 @@ nlohmann::json privateMemoryJson(const PrivateMemoryFacts &m) {
   return j;
 }
 
+nlohmann::ordered_json sharingJson(const BlockSharing &s) {
+  nlohmann::ordered_json j{{"block", {s.block.x, s.block.y, s.block.z}},
+                   {"complete", s.complete},
+                   {"steps", s.steps},
+                   {"lane_reads", s.laneReads},
+                   {"lane_writes", s.laneWrites},
+                   {"distinct_read", s.distinctRead},
+                   {"thread_element_reads", s.threadElementReads},
+                   {"warp_requests", s.warpRequests},
+                   {"max_threads_per_element", s.maxThreadsPerElement},
+                   {"footprint_bytes", s.footprintBytes},
+                   {"tile_steps", s.tileSteps},
+                   {"tile_bytes", s.tileBytes},
+                   {"cross_thread_reads", s.crossThreadReads},
+                   {"unwritten_reads", s.unwrittenReads},
+                   {"distinct_written", s.distinctWritten},
+                   {"max_written_per_thread", s.maxWrittenPerThread},
+                   {"uniform_reads_skipped", s.uniformReadsSkipped}};
+  if (!s.window.empty())
+    j["window"] = s.window;
+  if (s.distinctRead > 0) {
+    j["reuse_factor"] = static_cast<double>(s.laneReads) / s.distinctRead;
+    j["threads_per_element"] = static_cast<double>(s.threadElementReads) / s.distinctRead;
+    j["requests_per_element"] = static_cast<double>(s.warpRequests) / s.distinctRead;
+  }
+  return j;
+}
+
+} // namespace
+
+nlohmann::ordered_json dataObjectJson(const KernelInfo &k, const DataObject &o) {
+  nlohmann::ordered_json j{{"name", o.name},   {"space", addressSpaceName(o.space)}, {"kind", o.kind},
+                   {"class", o.dataClass}, {"evidence", o.evidence},       {"reads", o.reads},
+                   {"writes", o.writes}, {"evaluated", o.evaluated},       {"uniform_reads", o.uniformReads},
+                   {"only_read", o.onlyRead}};
+  if (o.loc.valid())
+    j["loc"] = {{"file", o.loc.file}, {"line", o.loc.line}, {"column", o.loc.column}};
+  if (o.worstTrafficRatio > 0)
+    j["worst_traffic_ratio"] = o.worstTrafficRatio;
+  j["accesses"] = nlohmann::ordered_json::array();
+  for (size_t i : o.accesses)
+    if (i < k.accesses.size()) {
+      const SourceLocation &l = k.accesses[i].loc;
+      j["accesses"].push_back({{"file", l.file}, {"line", l.line}, {"column", l.column}});
+    }
+  if (o.sharing.computed)
+    j["block_sharing"] = sharingJson(o.sharing);
+  return j;
+}
+
+namespace {
+
 nlohmann::json kernelJson(const KernelInfo &k) {
   nlohmann::json j{{"name", k.name}, {"loc", loc(k.loc)}, {"global", k.isGlobal},
                    {"template_pattern", k.isTemplatePattern}, {"block_source", k.blockShapeSource},
@@ -112,6 +164,8 @@ nlohmann::json kernelJson(const KernelInfo &k) {
     j["private_memory"] = privateMemoryJson(*k.privateMemory);
   for (auto &s : k.blockShapes)
     j["block_shapes"].push_back(shape(s));
+  for (auto &o : k.dataObjects)
+    j["data_objects"].push_back(nlohmann::json(dataObjectJson(k, o)));
   for (auto &a : k.accesses) {
     nlohmann::json aj{{"loc", loc(a.loc)}, {"base", a.base}, {"text", a.text},
                       {"space", addressSpaceName(a.space)}, {"read", a.isRead}, {"write", a.isWrite},

@@ -9,4 +9,8 @@ namespace warplint {
 
 nlohmann::json modelToJson(const AnalysisResults &results);
 
+// One data object's facts (class, evidence, accesses, block sharing), as
+// both --dump-model and the JSON report's classification write them.
+nlohmann::ordered_json dataObjectJson(const KernelInfo &k, const DataObject &o);
+
 } // namespace warplint

@@ -14,5 +14,7 @@ std::unique_ptr<Rule> makeReadonlyParamRule();      // rules/ReadonlyParam.cpp
 std::unique_ptr<Rule> makeGlobalNarrowAccessRule(); // rules/GlobalNarrowAccess.cpp
 std::unique_ptr<Rule> makePrivateArrayLocalMemoryRule(); // rules/PrivateArrayLocalMemory.cpp
 std::unique_ptr<Rule> makeConstantDivergentAccessRule(); // rules/ConstantDivergentAccess.cpp
+std::unique_ptr<Rule> makeSharedStagingCandidateRule(); // rules/SharedStagingCandidate.cpp
+std::unique_ptr<Rule> makeSharedStagingNoReuseRule();   // rules/SharedStagingNoReuse.cpp
 
 } // namespace warplint

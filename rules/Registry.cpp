@@ -20,6 +20,8 @@ const std::vector<std::unique_ptr<Rule>> &allRules() {
     r.push_back(makeGlobalNarrowAccessRule());
     r.push_back(makePrivateArrayLocalMemoryRule());
     r.push_back(makeConstantDivergentAccessRule());
+    r.push_back(makeSharedStagingCandidateRule());
+    r.push_back(makeSharedStagingNoReuseRule());
     return r;
   }();
   return rules;

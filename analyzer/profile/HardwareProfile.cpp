@@ -84,6 +84,7 @@ HardwareProfile HardwareProfile::fromJson(const std::string& text, const std::st
   if (p.smCount_ < 1) c.fail("$.device.sm_count", "must be at least 1");
   c.integer(dev, "$.device", "l2_bytes");
   p.theoreticalDram_ = c.number(dev, "$.device", "theoretical_dram_bandwidth_gbps");
+  p.maxSharedPerBlock_ = optionalNumber(dev, "max_shared_memory_per_block_bytes");
 
   const json& clocks = c.member(doc, "$", "clocks");
   const json& sm = c.member(clocks, "$.clocks", "sm_mhz");
@@ -254,6 +255,8 @@ std::optional<double> HardwareProfile::smClockMHz() const {
 std::optional<double> HardwareProfile::theoreticalDramBandwidthGBps() const {
   return theoreticalDram_;
 }
+
+std::optional<double> HardwareProfile::maxSharedBytesPerBlock() const { return maxSharedPerBlock_; }
 
 std::optional<MeasuredValue> HardwareProfile::find(const std::string& probe,
                                                    const std::string& name,

@@ -81,6 +81,8 @@ class HardwareProfile {
   // SM clock sampled (NVML) during the probe run; else the probe-measured clock.
   std::optional<double> smClockMHz() const;
   std::optional<double> theoreticalDramBandwidthGBps() const;
+  // Device property the probe recorded: shared memory one block may use (opt-in maximum).
+  std::optional<double> maxSharedBytesPerBlock() const;
 
   // --- shared memory ---
   // Latency of one warp's dependent 4-byte shared load at bank-conflict degree 1..32.
@@ -137,7 +139,7 @@ class HardwareProfile {
 
   std::string profileId_, deviceName_, computeCapability_;
   int smCount_ = 0;
-  std::optional<double> smClockMHz_, theoreticalDram_;
+  std::optional<double> smClockMHz_, theoreticalDram_, maxSharedPerBlock_;
   std::vector<Entry> values_;
   std::map<std::string, std::map<std::string, bool>> broadcast_, parallel_;
   std::map<std::string, int> registerArrays_;  // "sm_90/sort" -> size

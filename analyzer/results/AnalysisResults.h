@@ -290,6 +290,55 @@ struct NarrowAccessGroup {
   std::string notContiguousReason; // why warpContiguous is false
 };
 
+// How the threads of one block share the elements of one array
+// (analyzer/facts/DataObjects.cpp): every thread of the block (block index 0)
+// is enumerated at every iteration of the loops its addresses depend on, up
+// to a bounded window. Counts are over that window. Facts only.
+struct BlockSharing {
+  bool computed = false;         // at least one access of the array was enumerated
+  BlockShape block;
+  bool complete = false;         // every thread at every iteration of every loop (no window)
+  std::string window;            // what was enumerated when not complete, e.g. "the first 64 iterations of k"
+  int64_t steps = 0;             // iteration combinations enumerated (1 without loops)
+  int64_t laneReads = 0;         // element reads by the threads of the block
+  int64_t laneWrites = 0;
+  int64_t distinctRead = 0;      // distinct elements read
+  int64_t threadElementReads = 0; // distinct (thread, element) pairs read
+  int64_t warpRequests = 0;      // sum over elements read of the warp requests that read it
+  int64_t maxThreadsPerElement = 0;
+  int64_t footprintBytes = 0;    // distinct bytes the block reads in the window
+  int64_t tileSteps = 0;         // a tile: the first `tileSteps` steps...
+  int64_t tileBytes = 0;         // ...read this many distinct bytes across the block
+  // Written arrays (shared): reads of an element by a thread that is not its
+  // only writer, and reads of elements no enumerated thread wrote.
+  int64_t crossThreadReads = 0;
+  int64_t unwrittenReads = 0;
+  int64_t distinctWritten = 0;
+  int64_t maxWrittenPerThread = 0; // distinct elements (write addresses) one thread writes
+  // Reads counted come only from accesses that are not warp-uniform (a
+  // broadcast of one element is one request whatever it holds).
+  int uniformReadsSkipped = 0;
+};
+
+// One data object of a kernel (seed 000 Fig. 14: analyze the accesses,
+// classify the data): a pointer parameter, a shared, constant or private
+// array, with the class its accesses show and the evidence for it.
+struct DataObject {
+  std::string name;
+  AddressSpace space = AddressSpace::Global;
+  std::string kind;              // "pointer parameter", "shared array", "constant", "private array"
+  SourceLocation loc;            // declaration, when known
+  int64_t elementSize = 0;
+  // "reused", "temporal", "strided", "streaming", "read-only" or "unclassified".
+  std::string dataClass;
+  std::vector<std::string> evidence; // why, one short sentence each
+  std::vector<size_t> accesses;  // indices into KernelInfo::accesses
+  int reads = 0, writes = 0, evaluated = 0, uniformReads = 0;
+  bool onlyRead = false;         // no write, through any alias (parameters: ParamInfo::onlyRead)
+  double worstTrafficRatio = 0;  // global: sectors over ideal of the worst evaluated access
+  BlockSharing sharing;
+};
+
 struct KernelInfo {
   std::string name;
   // Qualified name, template arguments and parameter types: how a launch in
@@ -329,6 +378,7 @@ struct KernelInfo {
   // "referenced but not defined"). The fix verifier refuses to add any.
   std::vector<std::string> undefinedOverloads;
   std::vector<NarrowAccessGroup> narrowGroups; // the 1- and 2-byte global accesses, grouped
+  std::vector<DataObject> dataObjects;   // analyzer/facts/DataObjects.cpp
 };
 
 struct FrontendMessage {

@@ -259,4 +259,151 @@ std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, co
   return worst;
 }
 
+namespace {
+
+// Iterations of `rec` that some thread of the block runs (others at
+// iteration 0), up to `cap`; `ended` when the condition turned false for
+// every thread before the cap.
+std::vector<int64_t> blockLoopIterations(const LoopRecurrence &rec, const Binding &base, const BlockShape &block,
+                                         int cap, bool &ended) {
+  std::vector<int64_t> ks;
+  ended = false;
+  if (!rec.cond) {
+    for (int64_t k = 0; k < cap; ++k)
+      ks.push_back(k);
+    return ks;
+  }
+  for (int64_t k = 0; k < cap; ++k) {
+    bool any = false;
+    Binding b = base;
+    b.loopIter[rec.loopId] = k;
+    for (int64_t tid = 0; tid < block.threads() && !any; ++tid) {
+      b.threadIdx[0] = tid % block.x;
+      b.threadIdx[1] = (tid / block.x) % block.y;
+      b.threadIdx[2] = tid / (block.x * block.y);
+      auto c = evaluate(*rec.cond, b);
+      if (!c)
+        return ks; // an unknown bound: what was found so far, not ended
+      any = *c != 0;
+    }
+    if (!any) {
+      ended = true;
+      return ks;
+    }
+    ks.push_back(k);
+  }
+  return ks;
+}
+
+} // namespace
+
+BlockEnumeration enumerateBlock(const GuardedAccess &access, const BlockShape &block, const EvaluationOptions &opts,
+                                int64_t maxLaneEvaluations, const std::function<void(const BlockLane &)> &visit) {
+  BlockEnumeration out;
+  Binding base;
+  base.blockDim[0] = block.x;
+  base.blockDim[1] = block.y;
+  base.blockDim[2] = block.z;
+  BlockShape grid = opts.grid.value_or(BlockShape{opts.symbolicValue, opts.symbolicValue, 1});
+  base.gridDim[0] = grid.x;
+  base.gridDim[1] = grid.y;
+  base.gridDim[2] = grid.z;
+  base.paramValue = opts.symbolicValue;
+  if (block.threads() <= 0)
+    return out;
+
+  std::vector<std::shared_ptr<const LoopRecurrence>> loops;
+  access.byteOffset->collectLoops(loops);
+  for (auto &g : access.guards)
+    g->collectLoops(loops);
+  // Each loop's iterations are found with the others at their first one
+  // (an inner loop whose bound reads an outer variable included).
+  for (auto &l : loops)
+    base.loopIter[l->loopId] = 0;
+  std::vector<LoopPlan> plans;
+  std::vector<bool> cut;
+  out.complete = true;
+  size_t combos = 1;
+  for (auto &l : loops) {
+    bool ended = false;
+    plans.push_back({l, blockLoopIterations(*l, base, block, opts.maxIterationsPerLoop, ended)});
+    // A trip count that reads another loop's variable was only seen with
+    // that loop at its first iteration: other iterations may run longer.
+    std::vector<std::shared_ptr<const LoopRecurrence>> reads;
+    for (const ExprRef &e : {l->cond, l->init, l->step})
+      if (e)
+        e->collectLoops(reads);
+    bool dependent = std::any_of(reads.begin(), reads.end(), [&](auto &r) { return r->loopId != l->loopId; });
+    cut.push_back(!ended);
+    out.complete = out.complete && ended && !dependent;
+    if (plans.back().iterations.empty())
+      return out; // the loop never runs (or its bound is unknown from the start)
+    combos *= plans.back().iterations.size();
+    out.loopVars.push_back(l->var);
+  }
+  // Within budget: keep a prefix of the widest loop's iterations.
+  while (static_cast<int64_t>(combos) * block.threads() > maxLaneEvaluations) {
+    auto widest = std::max_element(plans.begin(), plans.end(), [](auto &a, auto &b) {
+      return a.iterations.size() < b.iterations.size();
+    });
+    if (widest == plans.end() || widest->iterations.size() <= 1)
+      break;
+    size_t keep = widest->iterations.size() / 2;
+    combos = combos / widest->iterations.size() * keep;
+    widest->iterations.resize(keep);
+    cut[widest - plans.begin()] = true;
+    out.complete = false;
+  }
+  if (static_cast<int64_t>(combos) * block.threads() > maxLaneEvaluations)
+    return out;
+  for (size_t i = 0; i < plans.size(); ++i)
+    if (cut[i]) {
+      std::string w = "the first " + std::to_string(plans[i].iterations.size()) + " iteration" +
+                      (plans[i].iterations.size() == 1 ? "" : "s") + " of " +
+                      (plans[i].loop->var.empty() ? std::string("a loop") : plans[i].loop->var);
+      out.window += (out.window.empty() ? "" : ", ") + w;
+    }
+
+  std::vector<BlockLane> lanes;
+  std::vector<size_t> cursor(plans.size(), 0);
+  for (int64_t step = 0;; ++step) {
+    Binding b = base;
+    for (size_t i = 0; i < plans.size(); ++i)
+      b.loopIter[plans[i].loop->loopId] = plans[i].iterations[cursor[i]];
+    for (int64_t tid = 0; tid < block.threads(); ++tid) {
+      b.threadIdx[0] = tid % block.x;
+      b.threadIdx[1] = (tid / block.x) % block.y;
+      b.threadIdx[2] = tid / (block.x * block.y);
+      bool runs = true;
+      for (auto &p : plans) // this thread's own trip count
+        if (p.loop->cond) {
+          auto c = evaluate(*p.loop->cond, b);
+          runs = runs && !(c && *c == 0);
+        }
+      if (!runs || !laneActive(access, b))
+        continue;
+      auto addr = evaluate(*access.byteOffset, b);
+      if (!addr)
+        return out; // evaluated stays false: nothing is visited
+      if (access.extentBytes > 0 && (*addr < 0 || *addr + access.widthBytes > access.extentBytes))
+        continue; // not a real execution (an assumed value was wrong for it)
+      lanes.push_back({static_cast<int>(tid), step, *addr});
+    }
+    size_t i = 0;
+    for (; i < plans.size(); ++i) {
+      if (++cursor[i] < plans[i].iterations.size())
+        break;
+      cursor[i] = 0;
+    }
+    if (i == plans.size()) {
+      out.steps = step + 1;
+      break;
+    }
+  }
+  out.evaluated = true;
+  for (const BlockLane &l : lanes)
+    visit(l);
+  return out;
+}
+
 } // namespace warplint

@@ -170,6 +170,16 @@ TEST(CommandLine, CheckErrors) {
   EXPECT_EQ(checkError({"k.cu", "--no-cuda-toolkit=1"}), "unknown option '--no-cuda-toolkit=1'");
 }
 
+TEST(CommandLine, ExplainIsATextTable) {
+  EXPECT_TRUE(check({"k.cu", "--explain"}).explain);
+  EXPECT_FALSE(check({"k.cu"}).explain);
+  std::string both = "--explain prints a text table; JSON reports and --dump-model already carry the classification";
+  EXPECT_EQ(checkError({"k.cu", "--explain", "--format", "json"}), both);
+  EXPECT_EQ(checkError({"k.cu", "--format=sarif", "--explain"}), both);
+  EXPECT_EQ(checkError({"k.cu", "--explain", "--dump-model"}), both);
+  EXPECT_NE(usageText("check").find("--explain"), std::string::npos);
+}
+
 TEST(CommandLine, TopLevel) {
   ParseResult r = parse({"--version"});
   ASSERT_TRUE(r.ok);

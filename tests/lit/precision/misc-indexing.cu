@@ -66,7 +66,9 @@ __global__ void halfWarpSplits(float *out) {
 
 // Block (8,4,4), 3-D, __launch_bounds__: a warp is one z-slice of 8x4.
 __global__ void __launch_bounds__(128) volume3D(const float *in, float *out, int nx, int ny) {
+  // CHECK-MESSAGES: :[[@LINE+1]]:20: warning: shared 'v' carries no data between threads: every element is read only by the thread that wrote it{{.*}}[shared-staging-no-reuse]
   __shared__ float v[4][4][8];
+  // CHECK-MESSAGES: :[[@LINE+1]]:20: warning: shared 'w' carries no data between threads: every element is read only by the thread that wrote it{{.*}}[shared-staging-no-reuse]
   __shared__ float w[8][4][4];
   int x = blockIdx.x * 8 + threadIdx.x;
   int y = blockIdx.y * 4 + threadIdx.y;
@@ -102,6 +104,7 @@ __global__ void narrowBlock(const float *in, float *out, int n) {
 // Block (48,4): warp 1 holds x 32-47 of row 0 and x 0-15 of row 1; with a
 // 64-word pitch those land on banks 0-15 twice: 2-way (warps 0, 2, 3, 5 free).
 __global__ void oddWidthBlock(const float *in, float *out, int n) {
+  // CHECK-MESSAGES: :[[@LINE+1]]:20: warning: shared 'tile' carries no data between threads: every element is read only by the thread that wrote it{{.*}}[shared-staging-no-reuse]
   __shared__ float tile[4][64];
   int x = blockIdx.x * 48 + threadIdx.x;
   int y = blockIdx.y * 4 + threadIdx.y;

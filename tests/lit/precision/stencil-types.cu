@@ -134,8 +134,11 @@ struct SoA3 {
 
 // Block 256: structs.
 __global__ void structs(const P3 *p, const D3 *d, SoA3 soa, float *out) {
+  // CHECK-MESSAGES: :[[@LINE+1]]:17: warning: shared 'ps' carries no data between threads: every element is read only by the thread that wrote it{{.*}}[shared-staging-no-reuse]
   __shared__ P3 ps[256];
+  // CHECK-MESSAGES: :[[@LINE+1]]:17: warning: shared 'qs' carries no data between threads: every element is read only by the thread that wrote it{{.*}}[shared-staging-no-reuse]
   __shared__ Q4 qs[256];
+  // CHECK-MESSAGES: :[[@LINE+1]]:17: warning: shared 'ds' carries no data between threads: every element is read only by the thread that wrote it{{.*}}[shared-staging-no-reuse]
   __shared__ D3 ds[256];
   int tid = threadIdx.x;
   int i = blockIdx.x * blockDim.x + tid;

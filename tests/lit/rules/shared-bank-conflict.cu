@@ -132,6 +132,7 @@ __global__ void warpOffsets(float *out) {
 }
 
 __global__ void twoRowWarps(float *out) {
+  // CHECK-MESSAGES: :[[@LINE+1]]:20: warning: shared 't' carries no data between threads: every element is read only by the thread that wrote it{{.*}}[shared-staging-no-reuse]
   __shared__ float t[16][16];
   t[threadIdx.y][threadIdx.x] = 1.f;
   __syncthreads();
@@ -153,6 +154,7 @@ __global__ void reduceSequential(const int *in, int *out) {
 }
 
 __global__ void vectorRows(float4 *out) {
+  // CHECK-MESSAGES: :[[@LINE+1]]:21: warning: shared 'v' carries no data between threads: every element is read only by the thread that wrote it{{.*}}[shared-staging-no-reuse]
   __shared__ float4 v[256];
   v[threadIdx.x] = make_float4(1.f, 2.f, 3.f, 4.f);
   __syncthreads();
