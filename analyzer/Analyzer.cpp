@@ -458,10 +458,10 @@ ParsedUnit parseUnit(const CompileJob &job, const AnalyzerOptions &opts) {
       result.fatalError = "the compile command was rejected: " + e.message;
       return parsed;
     }
-  if (std::string why = notSourceReason(out.shape, errors.errors.size(), errors.fatal); !why.empty()) {
+  if (std::string why = notSourceReason(out->shape, errors.errors.size(), errors.fatal); !why.empty()) {
     result.parsed = false;
     result.fatalError = why;
-    return result;
+    return parsed;
   }
   result.parsed = true;
   parsed.model = std::move(out->model);

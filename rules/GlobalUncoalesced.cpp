@@ -91,6 +91,10 @@ private:
     if (holdsForEveryValue(sweep, holds)) {
       Finding f = makeFinding(k, a, worstEvaluation(a), ctx, "");
       f.details["condition"] = "every value";
+      ShapeVerdict v;
+      v.eval = &worstEvaluation(a);
+      v.holding = k.blockShapes;
+      qualifyByShape(k, v, f);
       out.push_back(std::move(f));
       return;
     }
@@ -135,6 +139,12 @@ private:
     f.details["condition"] = worstWhen ? *worstWhen : when ? *when : at;
     if (when)
       f.details["reported_when"] = *when;
+    // Under an assumed block shape, every value counted held for every
+    // plausible shape (see `holds`): say so, as for known values.
+    ShapeVerdict v;
+    v.eval = &shown->evals[shown->worst];
+    v.holding = k.blockShapes;
+    qualifyByShape(k, v, f);
     out.push_back(std::move(f));
   }
 
@@ -172,7 +182,10 @@ private:
     }
     std::ostringstream warp;
     warp << e.activeLanes << " lanes each move " << a.widthBytes << " bytes";
-    if (a.uniformSweep && !a.uniformSweep->laneStride.empty() && !condition.empty()) {
+    // The symbolic stride is along threadIdx.x; with lanes along y (a block
+    // one thread wide) it says nothing, and the evaluated stride is shown.
+    if (a.uniformSweep && !a.uniformSweep->laneStride.empty() && a.uniformSweep->laneStride != "0" &&
+        !condition.empty()) {
       warp << "; consecutive lanes are " << a.uniformSweep->laneStride << " bytes apart";
     } else if (e.laneStrideKnown) {
       warp << "; consecutive lanes are " << e.laneStrideBytes << " bytes apart";

@@ -50,13 +50,23 @@ bool allUniform(const MemoryAccess &a) {
 // Sectors over the ideal of the worst evaluation, counted only when at least
 // two sectors are wasted: two lanes reading two rows (a broadcast in each
 // half-warp) need two sectors in any layout.
-double trafficRatio(const MemoryAccess &a) {
-  if (a.worstEval < 0)
-    return 0;
-  const WarpAccessEval &e = a.evals[a.worstEval];
+double trafficRatio(const WarpAccessEval &e) {
   if (e.uniform || e.idealSectors <= 0 || e.sectors - e.idealSectors < 2)
     return 0;
   return static_cast<double>(e.sectors) / e.idealSectors;
+}
+
+// The worst traffic the access can have: with warp-uniform unknowns in its
+// address (a symbolic row pitch), over the values tried, as the rule judges it.
+double trafficRatio(const MemoryAccess &a) {
+  if (a.worstEval < 0)
+    return 0;
+  double worst = trafficRatio(a.evals[a.worstEval]);
+  if (a.uniformSweep)
+    for (const UniformSample &s : a.uniformSweep->samples)
+      if (s.worst >= 0)
+        worst = std::max(worst, trafficRatio(s.evals[s.worst]));
+  return worst;
 }
 
 // "read 16 times by 16 threads (up to 16) in 8 warp requests", or "read once, by one thread".

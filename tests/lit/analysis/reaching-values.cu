@@ -1,7 +1,7 @@
 // C-style loop counters declared before the loop, a counter reused by two
 // loops, `while` loops counted by the body, and locals assigned more than
 // once followed to their reaching assignment.
-// RUN: %not %warplint check %s --color=never 2>&1 | %FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not=warning: --implicit-check-not=error:
+// RUN: %not %warplint check %s --rules shared-bank-conflict,global-uncoalesced --color=never 2>&1 | %FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not=warning: --implicit-check-not=error:
 
 __global__ void cStyleCounter(float *out) {
   __shared__ float s[32][32];

@@ -155,6 +155,7 @@ __global__ void hostVarBlock(float *out) {
   out[threadIdx.x] = s[threadIdx.x];
 }
 __global__ void uniformUnknownBase(const int *perm, float *out) {
+  // CHECK-MESSAGES: :[[@LINE+1]]:20: warning: shared 's' carries no data between threads: it is written but never read
   __shared__ float s[4096];
   int b = perm[blockIdx.x];
   s[b + threadIdx.x] = 1.f;           // free whatever b

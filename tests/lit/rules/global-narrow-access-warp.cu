@@ -55,7 +55,7 @@ __global__ void localIndexFour(int *sum, const unsigned char *in) {
   // CHECK-MESSAGES: note: pack them: one char4/uchar4 load a thread moves the 4 bytes instead of 4 loads, when 'in' is 4-byte aligned
   // CHECK-MESSAGES: :[[@LINE+3]]:11: note: 'in[i]' reads byte 0 of the thread's 4
   // CHECK-MESSAGES: :[[@LINE+3]]:8: note: 'in[i + 3]' reads byte 3 of the thread's 4
-  // CHECK-MESSAGES: note: consecutive lanes are 4 bytes apart; block (256, 1, 1)
+  // CHECK-MESSAGES: note: consecutive lanes are 4 bytes apart; block ({{[0-9]+}}, 1, 1)
   int s = in[i] + in[i + 1] + in[i + 2];
   s += in[i + 3];
   // CHECK-MESSAGES: :[[@LINE+1]]:3: warning: uncoalesced global write

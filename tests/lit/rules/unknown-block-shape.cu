@@ -2,8 +2,8 @@
 // evaluated under every plausible shape: a warning only for what holds under
 // all of them, a note (never a warning) naming the shapes when the verdict
 // depends on the shape, nothing when no shape shows a problem.
-// RUN: %not %warplint check %s --color=never 2>&1 | %FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not=warning: --implicit-check-not=error: --implicit-check-not='bank-conflict]' --implicit-check-not='uncoalesced]'
-// RUN: %not %warplint check %s --no-cuda-toolkit --color=never 2>&1 | %FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not=warning: --implicit-check-not=error: --implicit-check-not='bank-conflict]' --implicit-check-not='uncoalesced]'
+// RUN: %not %warplint check %s --rules shared-bank-conflict,global-uncoalesced --color=never 2>&1 | %FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not=warning: --implicit-check-not=error: --implicit-check-not='bank-conflict]' --implicit-check-not='uncoalesced]'
+// RUN: %not %warplint check %s --rules shared-bank-conflict,global-uncoalesced --no-cuda-toolkit --color=never 2>&1 | %FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not=warning: --implicit-check-not=error: --implicit-check-not='bank-conflict]' --implicit-check-not='uncoalesced]'
 
 // ---- holds for every plausible shape: a warning that says so ----
 
