@@ -40,10 +40,12 @@ WILD_RULES = {"shared-bank-conflict": "shared", "global-uncoalesced": "global",
 # listed so the replay stays green until they are): reported on every run,
 # and the run says so when one of them agrees again.
 KNOWN_FALSE_POSITIVES = {
-    ("wild_shapes.cu", 222, "shared-bank-conflict"):
-        "block (32, 8) assumed for a kernel launched through a table with block (1, 32)",
-    ("wild_shapes.cu", 224, "shared-bank-conflict"):
-        "block (32, 8) assumed for a kernel launched through a table with block (1, 32)",
+    # s[4*t + k], k = 0..3 in a while loop: 4-way as written; nvcc unrolls the
+    # loop and fuses the four loads into one conflict-free LDS.128 (README,
+    # Known limits: merged accesses). Reported since C-style counters are
+    # evaluated.
+    ("wild_uniform.cu", 61, "shared-bank-conflict"):
+        "nvcc fuses the thread's four consecutive words into one 16-byte load",
 }
 
 
@@ -76,6 +78,11 @@ def wild_replay(wl, tmp):
     fails = []
     seen = set()
     word = {"TP": "agree", "TN": "agree", "FN": "missed", "FP": "false positive"}
+    # Sibling byte accesses are one global-narrow-access finding, not several
+    # uncoalesced ones (issue 10): a line the narrow rule reports rightly
+    # counts as agreeing for global-uncoalesced too.
+    narrow_tp = {(u["file"], u["line"]) for u in units
+                 if u["rule"] == "global-narrow-access" and u["verdict"] == "TP"}
     print("\nwild-idiom corpus, per line (verdict from the recorded H100 counters):")
     for u in sorted(units, key=lambda u: (u["file"], u["line"], u["rule"])):
         key = (u["file"], u["line"])
@@ -84,6 +91,9 @@ def wild_replay(wl, tmp):
         if must:
             seen.add((key, short))
         note = ""
+        if u["rule"] == "global-uncoalesced" and u["verdict"] == "FN" and key in narrow_tp:
+            u["verdict"] = "TP"
+            note = " (as global-narrow-access)"
         if u["verdict"] == "FP":
             why = KNOWN_FALSE_POSITIVES.get((u["file"], u["line"], u["rule"]))
             if why:

@@ -235,6 +235,12 @@ def main():
                 continue  # never executed: nothing to compare
             pv, pideal, known, looping, kernels, lanes = predicted_line_value(space, model_lines[space].get(key, []))
             fl = findings[rule].get(key, [])
+            # A finding whose address has warp-uniform unknowns (a symbolic
+            # pitch) states its numbers for the values it names; the model's
+            # worst evaluation is the mildest over the values tried.
+            if space == "global" and fl and "condition" in fl[0].get("details", {}) \
+                    and fl[0]["details"].get("sectors"):
+                pv = float(max(f["details"].get("sectors", 0) for f in fl))
             pred = bool(fl)
             meas = measured_positive(space, m)
             u = {"rule": rule, "file": key[0], "line": key[1], "kernels": kernels,
