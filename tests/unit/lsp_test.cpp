@@ -3,6 +3,7 @@
 // code actions, and the worker's debounce and dropping of stale runs. The
 // analysis is a stand-in here; tests/e2e/test_lsp_neovim.sh drives the real
 // one through Neovim.
+#include "analyzer/frontend/CompilationDatabaseSearch.h"
 #include "lsp/Protocol.h"
 #include "lsp/Server.h"
 #include "lsp/Transport.h"
@@ -10,9 +11,12 @@
 #include "printers/ToolInfo.h"
 
 #include <atomic>
+#include <filesystem>
+#include <fstream>
 #include <future>
 #include <gtest/gtest.h>
 #include <sstream>
+#include <unistd.h>
 
 using namespace warplint;
 using namespace warplint::lsp;
@@ -73,12 +77,12 @@ const char *kUri = "file:///src/k.cu";
 // pair in UTF-16) before the identifier the finding points at.
 const char *kText = "__global__ void k(float *p) {\n/*\xC3\xA9\xF0\x9F\x98\x80*/ tile[threadIdx.x] = 0;\n}\n";
 
-// A finding on `tile` (byte column 13 of line 2) with a padding fix.
+// A finding on `tile` (byte column 12 of line 2) with a padding fix.
 Finding tileFinding(const std::string &text) {
   Finding f;
   f.rule = "shared-bank-conflict";
   f.severity = "warning";
-  f.loc = at(kPath, 2, 13);
+  f.loc = at(kPath, 2, 12);
   f.message = "32-way bank conflict";
   FindingNote n;
   n.loc = at(kPath, 1, 17);
@@ -176,7 +180,7 @@ TEST(LspTransport, WritesContentLengthInBytes) {
   std::ostringstream out;
   Transport t(in, out);
   t.write(json{{"m", "\xC3\xA9"}});
-  EXPECT_EQ(out.str(), "Content-Length: 11\r\n\r\n{\"m\":\"\xC3\xA9\"}");
+  EXPECT_EQ(out.str(), "Content-Length: 10\r\n\r\n{\"m\":\"\xC3\xA9\"}"); // \xC3\xA9 is two bytes
 }
 
 TEST(LspProtocol, UrisRoundTripWithPercentEncoding) {
@@ -191,16 +195,16 @@ TEST(LspProtocol, PositionsCountUtf16CodeUnits) {
   unsigned line = 0, column = 0;
   ASSERT_TRUE(utf16Position(text, static_cast<unsigned>(text.find("tile")), line, column));
   EXPECT_EQ(line, 2u);
-  EXPECT_EQ(column, 10u); // "/*" 2 + é 1 + 😀 2 + "*/ " 3, 1-based
-  EXPECT_EQ(byteOffsetOf(text, 2, 10), text.find("tile"));
+  EXPECT_EQ(column, 9u); // after "/*" 2 + é 1 + 😀 2 + "*/ " 3 code units, 1-based
+  EXPECT_EQ(byteOffsetOf(text, 2, 9), text.find("tile"));
   EXPECT_EQ(byteOffsetOf(text, 2, 1000), text.find("\n}"));
 }
 
 TEST(LspProtocol, FindingBecomesDiagnostic) {
   std::string text = kText;
   json d = findingDiagnostic(tileFinding(text), kPath, text, noFiles());
-  EXPECT_EQ(d["range"]["start"], (json{{"line", 1}, {"character", 9}}));
-  EXPECT_EQ(d["range"]["end"], (json{{"line", 1}, {"character", 13}})); // to the end of `tile`
+  EXPECT_EQ(d["range"]["start"], (json{{"line", 1}, {"character", 8}}));
+  EXPECT_EQ(d["range"]["end"], (json{{"line", 1}, {"character", 12}})); // to the end of `tile`
   EXPECT_EQ(d["severity"], 2);
   EXPECT_EQ(d["code"], "shared-bank-conflict");
   EXPECT_EQ(d["codeDescription"]["href"], ruleHelpUri("shared-bank-conflict"));
@@ -254,7 +258,7 @@ TEST(LspProtocol, FixBecomesQuickfixWorkspaceEdit) {
   EXPECT_EQ(action["diagnostics"][0]["code"], "shared-bank-conflict");
   const json &edits = action["edit"]["changes"][kUri];
   ASSERT_EQ(edits.size(), 1u);
-  EXPECT_EQ(edits[0]["range"]["start"], (json{{"line", 1}, {"character", 13}}));
+  EXPECT_EQ(edits[0]["range"]["start"], (json{{"line", 1}, {"character", 12}}));
   EXPECT_EQ(edits[0]["range"]["end"], edits[0]["range"]["start"]);
   EXPECT_EQ(edits[0]["newText"], "/*pad*/");
   // A fix into a file that cannot be read is not offered.
@@ -338,7 +342,7 @@ TEST(LspServer, PublishesOnOpenOffersFixAndClearsOnClose) {
 }
 
 TEST(LspServer, DebounceCoalescesChangesAndStaleFixesAreNotOffered) {
-  Harness h(std::chrono::milliseconds(200));
+  Harness h(std::chrono::milliseconds(1500)); // long enough for a loaded machine
   h.initialize();
   h.open("int x;\n");
   h.server->waitIdle();
@@ -383,4 +387,20 @@ TEST(LspServer, RunForAnOldVersionIsDropped) {
   ASSERT_EQ(diags.size(), 1u); // version 1's findings never reach the editor
   EXPECT_EQ(diags[0]["version"], 2);
   EXPECT_TRUE(diags[0]["diagnostics"].empty());
+}
+
+TEST(LspCompilationDatabase, FoundAsClangdFindsIt) {
+  namespace fs = std::filesystem;
+  fs::path root = fs::temp_directory_path() / ("warplint-lsp-db-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root / "proj/src/kernels");
+  fs::create_directories(root / "proj/build");
+  std::string file = (root / "proj/src/kernels/k.cu").string();
+  // None inside the project yet (whatever the temp dir's parents hold).
+  EXPECT_EQ(findCompilationDatabase(file).rfind(root.string(), 0), std::string::npos);
+  std::ofstream(root / "proj/build/compile_commands.json") << "[]";
+  EXPECT_EQ(findCompilationDatabase(file), (root / "proj/build").string()); // a parent's build/
+  std::ofstream(root / "proj/src/compile_commands.json") << "[]";
+  EXPECT_EQ(findCompilationDatabase(file), (root / "proj/src").string()); // the nearest wins
+  fs::remove_all(root);
 }
