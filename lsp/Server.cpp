@@ -124,8 +124,8 @@ json Server::request(const std::string &method, const json &params) {
   if (shutdownRequested_)
     throw RequestError{InvalidRequest, "the server is shutting down"};
   if (method == "shutdown") {
+    std::lock_guard<std::mutex> lock(mutex_); // the worker reads the flag under it
     shutdownRequested_ = true;
-    std::lock_guard<std::mutex> lock(mutex_);
     queue_.clear(); // nothing more will be published
     return nullptr;
   }

@@ -80,6 +80,8 @@ private:
   Analyze analyze_;
   ServerOptions options_;
 
+  // Written by the reading thread only; shutdownRequested_ under mutex_, as
+  // the worker reads it.
   bool initialized_ = false;
   bool shutdownRequested_ = false;
   bool exitRequested_ = false;
