@@ -1,11 +1,12 @@
 // `warplint lsp`: the language server with warplint's analysis wired in. Each
 // document is analyzed as `check` would analyze the file: its compile command
 // (from the nearest compile_commands.json, nvcc lines translated, else the
-// fallback flags after `--`), its .warplint.yaml settings, and the editor's
-// unsaved text in place of the file on disk.
+// fallback flags after `--`), its .warplint.yaml settings, its NOLINT
+// comments, and the editor's unsaved text in place of the file on disk.
 #include "analyzer/frontend/CompilationDatabaseSearch.h"
 #include "driver/Commands.h"
 #include "driver/FileSettings.h"
+#include "driver/Suppressions.h"
 #include "lsp/Server.h"
 #include "printers/ToolInfo.h"
 #include "rules/Rule.h"
@@ -63,8 +64,18 @@ int runLsp(const CheckOptions &o) {
     const TranslationUnitResult &unit = results.units.front();
     if (!unit.parsed)
       report.fatalError = unit.fatalError;
-    report.compileErrors = unit.compileErrors;
-    report.findings = runRules(results, fileSettings->ctx, fileSettings->rules);
+    report.messages = unit.compileErrors;
+    std::vector<Finding> findings = runRules(results, fileSettings->ctx, fileSettings->rules);
+    // NOLINT comments in the buffer silence findings as they do for check
+    // (which lists silenced ones only on request; an editor never does).
+    Suppressions suppressions;
+    suppressions.setContents(path, text);
+    suppressions.apply(findings);
+    for (Finding &f : findings)
+      if (!f.suppression)
+        report.findings.push_back(std::move(f));
+    for (const FrontendMessage &m : suppressions.problems())
+      report.messages.push_back(m);
     return report;
   };
 

@@ -135,11 +135,11 @@ json reportDiagnostics(const DocumentReport &report, const std::string &path, co
   for (const Finding &f : report.findings)
     if (f.loc.file == path && f.loc.valid())
       diagnostics.push_back(findingDiagnostic(f, path, text, textOf));
-  for (const FrontendMessage &e : report.compileErrors)
+  for (const FrontendMessage &e : report.messages)
     if (e.loc.file == path && e.loc.valid())
       diagnostics.push_back({{"range", tokenRange(text, e.loc.line, e.loc.column)},
                              {"severity", severityOf(e.level)},
-                             {"source", "warplint (clang)"},
+                             {"source", kToolName},
                              {"message", e.message}});
   if (!report.fatalError.empty())
     diagnostics.push_back({{"range", rangeOf(text, 0, 0)},

@@ -27,11 +27,12 @@ enum ErrorCode : int {
   RequestCancelled = -32800,
 };
 
-// What one analysis of a document found: the rules' findings and the
-// compiler's errors (a file that does not parse says why, not nothing).
+// What one analysis of a document found: the rules' findings (NOLINT-silenced
+// ones already removed) and messages about the file itself (a file that does
+// not parse says why, not nothing).
 struct DocumentReport {
   std::vector<Finding> findings;
-  std::vector<FrontendMessage> compileErrors;
+  std::vector<FrontendMessage> messages; // compile errors, unmatched NOLINTBEGIN/END
   std::string fatalError; // the unit produced no AST
 };
 

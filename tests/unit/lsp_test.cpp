@@ -237,7 +237,7 @@ TEST(LspProtocol, ReportKeepsOnlyThisFileAndSaysWhyNothingParsed) {
   e.loc = at(kPath, 3, 1);
   e.level = "error";
   e.message = "expected ';'";
-  report.compileErrors.push_back(e);
+  report.messages.push_back(e);
   report.fatalError = "clang produced no AST";
   json ds = reportDiagnostics(report, kPath, text, noFiles());
   ASSERT_EQ(ds.size(), 3u);
