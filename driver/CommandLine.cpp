@@ -300,6 +300,53 @@ ParseResult parseDocs(const std::vector<std::string> &args, size_t start) {
   return r;
 }
 
+// `warplint lsp`: the options of `check` that say how a file is parsed and
+// judged; the files come from the editor.
+ParseResult parseLsp(const std::vector<std::string> &args, size_t start) {
+  const std::string topic = "lsp";
+  if (wantsHelp(args, start))
+    return help(topic);
+  ParseResult r;
+  CheckOptions &o = r.commandLine.check;
+  r.commandLine.command = Command::Lsp;
+  ArgCursor cur(args, start);
+  std::string error;
+  while (!cur.done()) {
+    const std::string &arg = cur.peek();
+    if (arg == "--") {
+      cur.next();
+      o.hasCompilerFlags = true;
+      o.compilerFlags = cur.rest();
+      break;
+    }
+    if (auto v = cur.value({"-p"}, error)) {
+      o.buildDir = *v;
+    } else if (auto v = cur.value({"--cuda-path"}, error)) {
+      o.cudaPath = *v;
+    } else if (auto v = cur.value({"--rules"}, error)) {
+      if (error.empty())
+        splitRuleIds(*v, o.rules, error);
+    } else if (auto v = cur.value({"--config"}, error)) {
+      o.configFile = *v;
+    } else if (auto v = cur.value({"--profile"}, error)) {
+      o.profile = *v;
+    } else if (arg == "--no-cuda-toolkit" || arg == "--assume-no-alias") {
+      (arg == "--no-cuda-toolkit" ? o.noCudaToolkit : o.assumeNoAlias) = true;
+      cur.next();
+    } else if (arg == "--stdio") {
+      cur.next(); // what VS Code's clients pass; stdio is the only transport
+    } else if (!arg.empty() && arg[0] == '-') {
+      return fail(unknownOption(arg), topic);
+    } else {
+      return fail("unexpected argument '" + arg + "' (the editor names the files)", topic);
+    }
+    if (!error.empty())
+      return fail(error, topic);
+  }
+  r.ok = true;
+  return r;
+}
+
 } // namespace
 
 ParseResult parseCommandLine(const std::vector<std::string> &args) {
@@ -308,7 +355,7 @@ ParseResult parseCommandLine(const std::vector<std::string> &args) {
   const std::string &first = args[0];
   if (isHelp(first) || first == "help") {
     std::string topic = args.size() > 1 && first == "help" ? args[1] : "";
-    if (!topic.empty() && topic != "check" && topic != "list-rules" && topic != "docs")
+    if (!topic.empty() && topic != "check" && topic != "list-rules" && topic != "docs" && topic != "lsp")
       return fail("no help for unknown command '" + topic + "'", "");
     return help(topic);
   }
@@ -326,6 +373,8 @@ ParseResult parseCommandLine(const std::vector<std::string> &args) {
     return parseListRules(args, 1);
   if (first == "docs")
     return parseDocs(args, 1);
+  if (first == "lsp")
+    return parseLsp(args, 1);
   if (!first.empty() && first[0] == '-')
     return fail(unknownOption(first), "");
   return fail("unknown command '" + first + "' (to analyze a file: warplint check " + first + ")",

@@ -7,7 +7,7 @@
 
 namespace warplint {
 
-enum class Command { Help, Version, Check, ListRules, Docs };
+enum class Command { Help, Version, Check, ListRules, Docs, Lsp };
 enum class OutputFormat { Text, Json, Sarif };
 enum class ListFormat { Text, Markdown, Json };
 enum class ColorMode { Auto, Always, Never };
@@ -56,8 +56,8 @@ struct DocsOptions {
 
 struct CommandLine {
   Command command = Command::Help;
-  std::string helpTopic; // with Command::Help: "" (general) or "check", "list-rules", "docs"
-  CheckOptions check;
+  std::string helpTopic; // with Command::Help: "" (general) or "check", "list-rules", "docs", "lsp"
+  CheckOptions check;    // also Command::Lsp's: how the files an editor opens are analyzed
   ListRulesOptions listRules;
   DocsOptions docs;
 };

@@ -84,16 +84,43 @@ bool emit(const std::string &text, const std::string &outputFile) {
 
 } // namespace
 
-int runCheck(const CheckOptions &o) {
+std::vector<std::string> knownRuleIds() {
   std::vector<std::string> known;
   for (const RuleInfo *info : registryInfos())
     known.push_back(info->id);
+  return known;
+}
+
+int checkRuleAndCudaOptions(const CheckOptions &o) {
+  std::vector<std::string> known = knownRuleIds();
   for (const auto &[list, flag] : {std::pair{&o.rules, "--rules"}, {&o.warningsAsErrors, "--warnings-as-errors"}}) {
     std::vector<std::string> unknown = unknownRuleIds(*list, known);
     if (!unknown.empty())
       return usageError("unknown rule" + std::string(unknown.size() == 1 ? " '" : "s '") + joined(unknown) +
                         "' in " + flag + " (known: " + joined(known) + ")");
   }
+  if (!o.cudaPath.empty() && !o.noCudaToolkit) {
+    std::string why;
+    if (!locateCuda(o.cudaPath, why))
+      return usageError(why);
+  }
+  return 0;
+}
+
+AnalyzerOptions analyzerOptionsFor(const CheckOptions &o) {
+  AnalyzerOptions analyzerOpts;
+  analyzerOpts.frontend.cudaPath = o.cudaPath;
+  analyzerOpts.frontend.forceMinimalCuda = o.noCudaToolkit;
+  analyzerOpts.frontend.buildDir = o.buildDir;
+  analyzerOpts.frontend.extraArgs = o.compilerFlags;
+  analyzerOpts.ptxasConfirm = o.ptxasConfirm;
+  return analyzerOpts;
+}
+
+int runCheck(const CheckOptions &o) {
+  if (int status = checkRuleAndCudaOptions(o))
+    return status;
+  std::vector<std::string> known = knownRuleIds();
 
   // Costs come from a measured hardware profile: the one named (flag, then
   // the file's .warplint.yaml), else the bundled H100 profile when the build
@@ -113,18 +140,7 @@ int runCheck(const CheckOptions &o) {
     return 2;
   }
 
-  if (!o.cudaPath.empty() && !o.noCudaToolkit) {
-    std::string why;
-    if (!locateCuda(o.cudaPath, why))
-      return usageError(why);
-  }
-
-  AnalyzerOptions analyzerOpts;
-  analyzerOpts.frontend.cudaPath = o.cudaPath;
-  analyzerOpts.frontend.forceMinimalCuda = o.noCudaToolkit;
-  analyzerOpts.frontend.buildDir = o.buildDir;
-  analyzerOpts.frontend.extraArgs = o.compilerFlags;
-  analyzerOpts.ptxasConfirm = o.ptxasConfirm;
+  AnalyzerOptions analyzerOpts = analyzerOptionsFor(o);
 
   std::vector<CompileJob> jobs;
   if (!o.buildDir.empty()) {

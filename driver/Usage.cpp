@@ -15,6 +15,7 @@ Commands:
   check        analyze CUDA source files
   list-rules   list the rules and what they find
   docs         write the rule documentation pages from the registry
+  lsp          language server for editors (LSP over stdin/stdout)
   verify       run a program under Nsight Compute and check the findings
                against its counters (needs a GPU and ncu)
   probe        measure this GPU's memory hierarchy into a profile (needs a
@@ -110,6 +111,30 @@ rule registry. The committed docs/rules/ is this output:
   warplint docs --out docs/rules
 )";
 
+const char *const kLspUsage = R"(usage: warplint lsp [options] [-- FALLBACK-FLAGS...]
+
+Speaks the Language Server Protocol on stdin/stdout: diagnostics for each
+CUDA file the editor opens or changes, and quickfix code actions for the
+fixes `check --fix` applies. Compile commands come from the
+compile_commands.json nearest the file (its directory and their parents,
+and their build/ sub-directories, as clangd looks), nvcc lines translated;
+files in none are parsed with FALLBACK-FLAGS. See docs/editors.md.
+
+Options:
+  -p BUILD_DIR               use BUILD_DIR/compile_commands.json for every file
+  --cuda-path DIR            CUDA toolkit to parse against
+  --no-cuda-toolkit          use warplint's bundled CUDA declarations only
+  --rules ID[,ID...]         run only these rules
+  --config FILE              settings file instead of each file's .warplint.yaml
+  --profile FILE|NAME        hardware profile used to cost findings
+  --assume-no-alias          take pointer parameters to never alias
+  --stdio                    accepted and ignored (stdio is the transport)
+  -h, --help                 show this help
+
+Exit status: 0 after `shutdown` then `exit`, 1 when the client exits or
+disconnects without `shutdown`, 2 on a usage error.
+)";
+
 } // namespace
 
 std::string usageText(const std::string &topic) {
@@ -119,6 +144,8 @@ std::string usageText(const std::string &topic) {
     return kListRulesUsage;
   if (topic == "docs")
     return kDocsUsage;
+  if (topic == "lsp")
+    return kLspUsage;
   return kGeneralUsage;
 }
 

@@ -27,6 +27,8 @@ static int dispatch(const CommandLine &cl) {
     return runListRules(cl.listRules);
   case Command::Docs:
     return runDocs(cl.docs);
+  case Command::Lsp:
+    return runLsp(cl.check);
   }
   return 2;
 }

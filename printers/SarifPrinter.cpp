@@ -1,6 +1,7 @@
 #include "printers/SarifPrinter.h"
 #include "printers/RuleDocs.h"
 #include "printers/SourceLines.h"
+#include "printers/TextPositions.h"
 #include "printers/ToolInfo.h"
 #include "analyzer/results/Fix.h"
 
@@ -23,18 +24,6 @@ constexpr const char *kBaseId = "SRCROOT";
 
 std::string withSlash(const std::string &dir) {
   return !dir.empty() && dir.back() == '/' ? dir : dir + "/";
-}
-
-// The UTF-16 column (SARIF's default columnKind) of byte column `byteColumn`
-// (1-based, as Clang counts) in `line`.
-unsigned utf16Column(const std::string &line, unsigned byteColumn) {
-  unsigned column = 1;
-  for (unsigned i = 0; i + 1 < byteColumn && i < line.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(line[i]);
-    if ((c & 0xC0) != 0x80)
-      column += c >= 0xF0 ? 2 : 1;
-  }
-  return column;
 }
 
 class SarifWriter {
@@ -109,20 +98,7 @@ public:
   // False when the file cannot be read or changed since the analysis.
   bool position(const std::string &file, unsigned offset, unsigned &line, unsigned &column) {
     const std::string *text = contents(file);
-    if (!text || offset > text->size())
-      return false;
-    line = 1;
-    column = 1;
-    for (unsigned i = 0; i < offset; ++i) {
-      unsigned char c = static_cast<unsigned char>((*text)[i]);
-      if (c == '\n') {
-        ++line;
-        column = 1;
-      } else if ((c & 0xC0) != 0x80) { // not a continuation byte: a new code point
-        column += c >= 0xF0 ? 2 : 1;   // four-byte sequences need a surrogate pair
-      }
-    }
-    return true;
+    return text && utf16Position(*text, offset, line, column);
   }
 
 private:

@@ -27,6 +27,16 @@ if command -v npm >/dev/null 2>&1 && ! command -v sarif-multitool >/dev/null 2>&
     echo "bootstrap: could not install @microsoft/sarif-multitool; the SARIF validation test will be skipped"
 fi
 
+# Neovim, the editor the language server's end-to-end test drives
+# (tests/e2e/test_lsp_neovim.sh); optional: without it that test is skipped.
+if ! command -v nvim >/dev/null 2>&1; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+      --no-install-recommends neovim >/dev/null; } 2>/dev/null ||
+    echo "bootstrap: could not install neovim; the language server's editor test will be skipped"
+fi
+
 build_dir=${WARPLINT_BUILD_DIR:-build}
 jobs=${WARPLINT_JOBS:-$(nproc)}
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release >/dev/null

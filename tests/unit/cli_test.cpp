@@ -246,6 +246,34 @@ TEST(CommandLine, UsageMentionsEveryOption) {
   EXPECT_NE(usageText("docs").find("--out DIR"), std::string::npos);
 }
 
+TEST(CommandLine, LspTakesCheckParsingOptions) {
+  ParseResult r = parse({"lsp", "--stdio", "--no-cuda-toolkit", "--profile", "h200", "--cuda-path=/opt/cuda",
+                         "--config", "w.yaml", "--rules", "readonly-param", "-p", "build", "--", "-DTILE=32"});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.commandLine.command, Command::Lsp);
+  const CheckOptions &o = r.commandLine.check;
+  EXPECT_TRUE(o.noCudaToolkit);
+  EXPECT_EQ(o.profile, "h200");
+  EXPECT_EQ(o.cudaPath, "/opt/cuda");
+  EXPECT_EQ(o.configFile, "w.yaml");
+  EXPECT_EQ(o.rules, (std::vector<std::string>{"readonly-param"}));
+  EXPECT_EQ(o.buildDir, "build");
+  EXPECT_EQ(o.compilerFlags, (std::vector<std::string>{"-DTILE=32"}));
+
+  r = parse({"lsp", "kernel.cu"});
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.errorTopic, "lsp");
+  EXPECT_NE(r.error.find("the editor names the files"), std::string::npos);
+  EXPECT_FALSE(parse({"lsp", "--fix"}).ok);
+  r = parse({"help", "lsp"});
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.commandLine.helpTopic, "lsp");
+  for (const char *opt : {"--no-cuda-toolkit", "--cuda-path", "--profile", "--config", "--rules", "-p BUILD_DIR",
+                          "--assume-no-alias", "--stdio", "FALLBACK-FLAGS"})
+    EXPECT_NE(usageText("lsp").find(opt), std::string::npos) << opt;
+  EXPECT_NE(usageText("").find("lsp"), std::string::npos);
+}
+
 TEST(OutputFile, WritesAndReplacesAtomically) {
   TempDir dir;
   std::string path = dir.path() + "/report.json";
