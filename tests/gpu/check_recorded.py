@@ -16,7 +16,9 @@
    global accesses) gets agree / missed / false positive. It fails on a false
    positive that is not in KNOWN_FALSE_POSITIVES and on any disagreement on a
    line tagged `// must-agree: RULES`; misses are counted per idiom group
-   (recall) and do not fail. wild_private (issue 11 classes) is recorded only.
+   (recall) and do not fail. wild_private (issue 11 classes) has kernel-level
+   counters only; groundtruth/kernel_metrics.py replays them (ctest
+   gpu.kernel_metrics).
 """
 import json
 import os

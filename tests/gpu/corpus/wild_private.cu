@@ -1,4 +1,4 @@
-// Wild-idiom corpus, group 6 (issue 11 classes; recorded, not replayed):
+// Wild-idiom corpus, group 6 (issue 11 classes; kernel_metrics.py replays):
 // thread-private arrays the compiler has to place in local memory (indexed
 // by data, indexed in a while loop, too large for registers) against one it
 // keeps in registers (a fully unrolled constant walk), and __constant__
