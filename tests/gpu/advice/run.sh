@@ -5,7 +5,12 @@
 # inputs, checks that their outputs are bit-identical (`cmp`) and prints the
 # median kernel time of each (CUDA events, after warm-up) as a Markdown
 # table, then the stack frame ptxas reports for every kernel (local memory).
-# Usage: tests/gpu/advice/run.sh [WORK_DIR]   (needs a GPU and nvcc)
+# With NCU_OUT=DIR it then profiles one launch of every program with
+# Nsight Compute (the metrics below that the device's ncu knows: global-load
+# sectors and L1 hits, L2 reads, shared instructions and wavefronts, local
+# sectors, constant-cache requests) into DIR/NAME_{before,after}.metrics.csv:
+# the staging rules' ground truth, which tests/gpu/groundtruth has not recorded.
+# Usage: [NCU_OUT=DIR] tests/gpu/advice/run.sh [WORK_DIR]   (needs a GPU and nvcc)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 work=${1:-$(mktemp -d)}
@@ -58,4 +63,27 @@ for name in "${names[@]}"; do
   frames() { sed -n 's/^ *\([0-9][0-9]*\) bytes stack frame.*/\1/p' "$work/${name}_$1.build.txt" | paste -sd, -; }
   echo "- $name: $(frames before) / $(frames after)"
 done
+if [ -n "${NCU_OUT:-}" ]; then
+  mkdir -p "$NCU_OUT"
+  wanted="gpu__time_duration.sum l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum \
+l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum \
+lts__t_sectors_srcunit_tex_op_read.sum smsp__inst_executed_op_global_ld.sum \
+smsp__inst_executed_op_shared_ld.sum smsp__inst_executed_op_shared_st.sum \
+l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum \
+l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum \
+idc__requests.sum smsp__inst_executed_op_ldc.sum smsp__inst_executed.sum"
+  ncu --query-metrics --chip gh100 >"$NCU_OUT/query-metrics.txt" 2>&1 || ncu --query-metrics >"$NCU_OUT/query-metrics.txt" 2>&1
+  have=""
+  for m in $wanted; do
+    if grep -qE "^[[:space:]]*${m%.*}[[:space:]]" "$NCU_OUT/query-metrics.txt"; then have="$have${have:+,}$m"; else echo "ncu: metric ${m%.*} unknown"; fi
+  done
+  for name in "${names[@]}"; do
+    for v in before after; do
+      ncu --metrics "$have" --launch-skip 1 --launch-count 1 --csv --print-units base \
+        "$work/${name}_$v" "$work/${name}_$v.ncu.bin" >"$NCU_OUT/${name}_$v.metrics.csv" 2>"$NCU_OUT/${name}_$v.ncu.txt" ||
+        { echo "ncu ${name}_$v failed (rc $?)"; status=1; }
+    done
+  done
+  echo "ncu metrics: $have"
+fi
 exit $status
