@@ -68,6 +68,23 @@ bool contains(const Stmt *outer, const Stmt *inner) {
   return false;
 }
 
+const VarDecl *assignedVar(const Expr *lhs) {
+  auto *dre = dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts());
+  return dre ? dyn_cast<VarDecl>(dre->getDecl()) : nullptr;
+}
+
+constexpr int kMaxValueNodes = 160;
+int exprSize(const IndexExpr &e, int acc) {
+  if (acc > kMaxValueNodes)
+    return acc;
+  ++acc;
+  if (e.op == ExprOp::LoopVar)
+    return acc;
+  for (auto &o : e.operands)
+    acc = exprSize(*o, acc);
+  return acc;
+}
+
 } // namespace
 
 std::vector<Assignment> assignmentsOf(const Stmt *body, const VarDecl *v) {
@@ -131,6 +148,120 @@ std::vector<const Expr *> controllingConditions(ASTContext &ctx, const Stmt *nod
     current = parents[0];
   }
   return conds;
+}
+
+bool ReachingValues::tracked(const VarDecl *v) const {
+  return v && (v->hasLocalStorage() || isa<ParmVarDecl>(v)) && !v->getType()->isReferenceType() &&
+         v->getType()->isIntegralOrEnumerationType() && !writes_.escaped.count(v) && writes_.writes.lookup(v) > 0;
+}
+
+void ReachingValues::bindParameters(const FunctionDecl *fn) {
+  for (const ParmVarDecl *p : fn->parameters())
+    if (tracked(p))
+      tr_.bindLoopVar(p, tr_.entryValue(p));
+}
+
+void ReachingValues::assign(const VarDecl *v, ExprRef value) {
+  if (conditionalDepth_ > 0 || exprSize(*value, 0) > kMaxValueNodes)
+    value = tr_.opaqueLocal(v, "is assigned on some paths only");
+  tr_.bindLoopVar(v, std::move(value));
+}
+
+ReachingValues::PendingWrite ReachingValues::writeOf(const BinaryOperator *bo) {
+  const VarDecl *v = assignedVar(bo->getLHS());
+  if (!tracked(v))
+    return {};
+  if (bo->getOpcode() == BO_Assign)
+    return {v, tr_.index(bo->getRHS())};
+  if (auto op = ExprTranslator::compoundOp(bo->getOpcode()))
+    return {v, IndexExpr::make(*op, {tr_.index(bo->getLHS()), tr_.index(bo->getRHS())})};
+  return {v, IndexExpr::unknown("'" + v->getNameAsString() + "' is updated by an unsupported operator")};
+}
+
+ReachingValues::PendingWrite ReachingValues::writeOf(const UnaryOperator *uo) {
+  const VarDecl *v = assignedVar(uo->getSubExpr());
+  if (!tracked(v))
+    return {};
+  return {v, IndexExpr::make(uo->isIncrementOp() ? ExprOp::Add : ExprOp::Sub,
+                             {tr_.index(uo->getSubExpr()), IndexExpr::constant(1)})};
+}
+
+void ReachingValues::afterIf(const ExprRef &cond, const ExprTranslator::ValueMap &afterThen, bool thenExits,
+                             bool elseExits) {
+  if (thenExits && !elseExits)
+    return; // the else (or nothing) falls through: values as they are
+  if (elseExits && !thenExits) {
+    tr_.setBoundValues(afterThen);
+    return;
+  }
+  join(cond, afterThen, tr_.boundValues());
+}
+
+void ReachingValues::join(const ExprRef &cond, const ExprTranslator::ValueMap &thenValues,
+                          const ExprTranslator::ValueMap &elseValues) {
+  ExprTranslator::ValueMap out;
+  for (auto &[v, elseValue] : elseValues) {
+    auto it = thenValues.find(v);
+    if (it == thenValues.end())
+      continue; // declared inside a branch
+    if (it->second == elseValue) {
+      out[v] = elseValue;
+      continue;
+    }
+    ExprRef joined = IndexExpr::make(ExprOp::Select, {cond, it->second, elseValue});
+    if (!joined->isKnown() || exprSize(*joined, 0) > kMaxValueNodes)
+      joined = tr_.opaqueLocal(v, "is assigned differently on different paths");
+    out[v] = joined;
+  }
+  tr_.setBoundValues(std::move(out));
+}
+
+void ReachingValues::forgetWrittenIn(const Stmt *s, const std::string &why) {
+  LocalWrites w = LocalWrites::collect(s);
+  for (auto &[v, n] : w.writes)
+    if (tracked(v) && tr_.boundValues().count(v))
+      tr_.bindLoopVar(v, tr_.opaqueLocal(v, why));
+}
+
+ExprRef ReachingValues::valueNow(const VarDecl *v) {
+  auto it = tr_.boundValues().find(v);
+  if (it != tr_.boundValues().end())
+    return it->second;
+  if (v->getInit() && writes_.isStable(v))
+    return tr_.index(v->getInit());
+  return nullptr;
+}
+
+std::vector<CarriedVariable> ReachingValues::enterLoopBody(const Stmt *loop, const Stmt *body, int loopId,
+                                                           ExprRef cond, const VarDecl *induction) {
+  LocalWrites loopWrites = LocalWrites::collect(loop);
+  std::vector<CarriedVariable> carried = carriedVariables(body, loopId, cond, tr_, writes_, loopWrites,
+                                                          [&](const VarDecl *v) -> ExprRef {
+                                                            if (v == induction || !tracked(v))
+                                                              return nullptr;
+                                                            ExprRef now = valueNow(v);
+                                                            return now && now->isKnown() ? now : nullptr;
+                                                          });
+  for (auto &[v, n] : loopWrites.writes) {
+    if (v == induction || !tracked(v))
+      continue;
+    auto c = std::find_if(carried.begin(), carried.end(), [&](auto &cv) { return cv.var == v; });
+    tr_.bindLoopVar(v, c != carried.end() ? c->before : tr_.opaqueLocal(v, "changes inside a loop"));
+    if (c != carried.end())
+      rebindAfter_[c->update] = {c->var, c->after};
+  }
+  return carried;
+}
+
+void ReachingValues::afterStatement(const Stmt *s) {
+  if (auto it = rebindAfter_.find(s); it != rebindAfter_.end())
+    tr_.bindLoopVar(it->second.first, it->second.second);
+}
+
+void ReachingValues::leaveLoop(const Stmt *loop, const std::vector<CarriedVariable> &carried) {
+  for (auto &c : carried)
+    rebindAfter_.erase(c.update);
+  forgetWrittenIn(loop, "holds the value a loop left");
 }
 
 } // namespace warplint

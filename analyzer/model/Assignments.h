@@ -1,11 +1,20 @@
 // Where a local is assigned, and which conditions decide whether a statement
-// runs: what deciding that a local is warp-uniform needs.
+// runs: what deciding that a local is warp-uniform needs. And the values the
+// locals hold at each point of the kernel walk (reaching definitions): the
+// dataflow half of the walker, which KernelWalker drives statement by
+// statement.
 #pragma once
+
+#include "analyzer/model/ExprTranslator.h"
+#include "analyzer/model/LoopRecurrences.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 
+#include <map>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace warplint {
@@ -25,5 +34,81 @@ std::vector<Assignment> assignmentsOf(const clang::Stmt *body, const clang::VarD
 // iterations whatever the conditions.
 std::vector<const clang::Expr *> controllingConditions(clang::ASTContext &ctx, const clang::Stmt *node,
                                                        const clang::Stmt *body, bool &lanesMayLeave);
+
+// The value each tracked local (an integer local or parameter written after
+// its declaration, whose address does not escape) holds at the walker's
+// current point, kept in the translator's bound values so that translating
+// an index reads the reaching definition. A value that cannot be followed
+// (assigned on some paths only, in a switch, by a loop the walker does not
+// step through, or too large to carry) becomes opaque: a Uniform symbol when
+// every assignment is warp-uniform, an Unknown leaf saying why otherwise.
+class ReachingValues {
+public:
+  ReachingValues(ExprTranslator &tr, const LocalWrites &writes) : tr_(tr), writes_(writes) {}
+
+  // Locals (and parameters) written after their declaration whose value the
+  // walker follows statement by statement.
+  bool tracked(const clang::VarDecl *v) const;
+
+  // At the function's entry: tracked parameters hold their entry values.
+  void bindParameters(const clang::FunctionDecl *fn);
+  // Binds `v` to `value` from here on; a value the evaluator could not afford
+  // (a long chain of joins) becomes opaque.
+  void assign(const clang::VarDecl *v, ExprRef value);
+  // A loop's induction variable: bound to its recurrence as it is.
+  void bindInduction(const clang::VarDecl *v, ExprRef value) { tr_.bindLoopVar(v, std::move(value)); }
+
+  // A write to a tracked local (`v = e`, `v op= e`, `++v`), its value
+  // computed from the values before the write; `var` is null for anything else.
+  struct PendingWrite {
+    const clang::VarDecl *var = nullptr;
+    ExprRef value;
+  };
+  PendingWrite writeOf(const clang::BinaryOperator *assignment);
+  PendingWrite writeOf(const clang::UnaryOperator *incrementOrDecrement);
+  // Applies a write once its operands have been walked.
+  void commit(const PendingWrite &w) {
+    if (w.value)
+      assign(w.var, w.value);
+  }
+
+  // Inside a `?:` branch or the right of `&&`/`||`: assignments there happen
+  // on some paths only.
+  void enterConditional() { ++conditionalDepth_; }
+  void leaveConditional() { --conditionalDepth_; }
+
+  // Around an `if`: the values before it, restored for the else branch, and
+  // after it those of the branch that falls through, or both joined by the
+  // condition.
+  const ExprTranslator::ValueMap &now() const { return tr_.boundValues(); }
+  void restore(ExprTranslator::ValueMap values) { tr_.setBoundValues(std::move(values)); }
+  void afterIf(const ExprRef &cond, const ExprTranslator::ValueMap &afterThen, bool thenExits, bool elseExits);
+
+  // Every tracked variable written inside `s` becomes opaque (uniform when
+  // all its assignments are).
+  void forgetWrittenIn(const clang::Stmt *s, const std::string &why);
+
+  // Binds the variables a loop body updates once per iteration to their
+  // recurrences and everything else the loop writes to an opaque value.
+  std::vector<CarriedVariable> enterLoopBody(const clang::Stmt *loop, const clang::Stmt *body, int loopId,
+                                             ExprRef cond, const clang::VarDecl *induction);
+  // After a statement of a block: a loop-carried local holds the next
+  // iteration's value after its update.
+  void afterStatement(const clang::Stmt *s);
+  // After a loop, what it wrote holds the value the last iteration left.
+  void leaveLoop(const clang::Stmt *loop, const std::vector<CarriedVariable> &carried);
+
+private:
+  // After an `if`: each variable the branches left differently holds
+  // `cond ? then : else`, or an opaque value when that cannot be written.
+  void join(const ExprRef &cond, const ExprTranslator::ValueMap &thenValues,
+            const ExprTranslator::ValueMap &elseValues);
+  ExprRef valueNow(const clang::VarDecl *v);
+
+  ExprTranslator &tr_;
+  const LocalWrites &writes_;
+  std::map<const clang::Stmt *, std::pair<const clang::VarDecl *, ExprRef>> rebindAfter_;
+  int conditionalDepth_ = 0; // inside a `?:` branch or the right of `&&`/`||`
+};
 
 } // namespace warplint

@@ -1,4 +1,5 @@
 #include "analyzer/model/KernelWalker.h"
+#include "analyzer/model/Assignments.h"
 #include "analyzer/model/LoopRecurrences.h"
 #include "analyzer/facts/RewriteFacts.h"
 #include "analyzer/facts/PrivateArrays.h"
@@ -9,7 +10,6 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
-#include <map>
 #include <regex>
 #include <set>
 
@@ -66,8 +66,8 @@ constexpr size_t kMaxInlineDepth = 4;
 class Walker {
 public:
   Walker(ASTContext &ctx, const FunctionDecl *fn, ModeledKernel &out, WalkState &state)
-      : ctx_(ctx), fn_(fn), writes_(LocalWrites::collect(fn->getBody())), tr_(ctx, fn, writes_), out_(out),
-        state_(state) {}
+      : ctx_(ctx), fn_(fn), writes_(LocalWrites::collect(fn->getBody())), tr_(ctx, fn, writes_),
+        values_(tr_, writes_), out_(out), state_(state) {}
 
   void run() {
     collectSignature();
@@ -79,9 +79,7 @@ private:
     if (!fn_->getBody())
       return;
     tr_.shareUniformIds(&state_.nextUniformId);
-    for (const ParmVarDecl *p : fn_->parameters())
-      if (tracked(p))
-        tr_.bindLoopVar(p, tr_.entryValue(p));
+    values_.bindParameters(fn_);
     state_.stack.push_back(fn_);
     stmt(fn_->getBody());
     state_.stack.pop_back();
@@ -173,9 +171,7 @@ private:
       size_t guardsBefore = guards_.size();
       for (const Stmt *child : cs->body()) {
         stmt(child);
-        // A loop-carried local holds the next iteration's value after its update.
-        if (auto it = rebindAfter_.find(child); it != rebindAfter_.end())
-          tr_.bindLoopVar(it->second.first, it->second.second);
+        values_.afterStatement(child);
         // `if (cond) return;` guards everything after it in this block.
         if (auto *is = dyn_cast<IfStmt>(child))
           if (!is->getElse() && is->getThen() && exitsScope(is->getThen()) && is->getCond())
@@ -190,9 +186,9 @@ private:
           declareArray(v);
           if (v->getInit())
             expr(v->getInit(), Use::Read);
-          if (tracked(v))
-            assign(v, v->getInit() ? tr_.index(v->getInit())
-                                   : IndexExpr::unknown("'" + v->getNameAsString() + "' has no initializer"));
+          if (values_.tracked(v))
+            values_.assign(v, v->getInit() ? tr_.index(v->getInit())
+                                           : IndexExpr::unknown("'" + v->getNameAsString() + "' has no initializer"));
         }
       return;
     }
@@ -203,25 +199,17 @@ private:
         return;
       expr(is->getCond(), Use::Read);
       ExprRef c = tr_.index(is->getCond());
-      auto before = tr_.boundValues();
+      auto before = values_.now();
       guards_.push_back(c);
       inNewRegion(is->getThen());
-      auto afterThen = tr_.boundValues();
-      tr_.setBoundValues(before);
+      auto afterThen = values_.now();
+      values_.restore(before);
       guards_.back() = IndexExpr::make(ExprOp::Not, {c});
       inNewRegion(is->getElse());
       guards_.pop_back();
-      // Straight-line code after the `if` sees the reaching values: those of
-      // the branch that falls through, or both joined by the condition.
-      bool thenExits = is->getThen() && exitsScope(is->getThen());
-      bool elseExits = is->getElse() && exitsScope(is->getElse());
-      if (thenExits && !elseExits)
-        return; // the else (or nothing) falls through: values as they are
-      if (elseExits && !thenExits) {
-        tr_.setBoundValues(afterThen);
-        return;
-      }
-      join(c, afterThen, tr_.boundValues());
+      // Straight-line code after the `if` sees the reaching values.
+      values_.afterIf(c, afterThen, is->getThen() && exitsScope(is->getThen()),
+                      is->getElse() && exitsScope(is->getElse()));
       return;
     }
     if (auto *fs = dyn_cast<ForStmt>(s)) {
@@ -238,10 +226,10 @@ private:
     }
     if (isa<SwitchStmt>(s) || isa<GotoStmt>(s) || isa<LabelStmt>(s) || isa<CXXTryStmt>(s)) {
       // Cases run on some paths only: what they assign is unknown inside and after.
-      forgetWrittenIn(s, "is assigned in a switch");
+      values_.forgetWrittenIn(s, "is assigned in a switch");
       for (const Stmt *child : s->children())
         stmt(child);
-      forgetWrittenIn(s, "is assigned in a switch");
+      values_.forgetWrittenIn(s, "is assigned in a switch");
       return;
     }
     if (auto *e = dyn_cast<Expr>(s)) {
@@ -252,106 +240,6 @@ private:
       return; // range-for over containers does not occur in kernels we model
     for (const Stmt *child : s->children())
       stmt(child);
-  }
-
-  // Locals (and parameters) written after their declaration whose value the
-  // walker follows statement by statement.
-  bool tracked(const VarDecl *v) const {
-    return v && (v->hasLocalStorage() || isa<ParmVarDecl>(v)) && !v->getType()->isReferenceType() &&
-           v->getType()->isIntegralOrEnumerationType() && !writes_.escaped.count(v) && writes_.writes.lookup(v) > 0;
-  }
-
-  static const VarDecl *assignedVar(const Expr *lhs) {
-    auto *dre = dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts());
-    return dre ? dyn_cast<VarDecl>(dre->getDecl()) : nullptr;
-  }
-
-  // Binds `v` to `value` from here on; a value the evaluator could not afford
-  // (a long chain of joins) becomes opaque.
-  void assign(const VarDecl *v, ExprRef value) {
-    if (conditionalDepth_ > 0 || exprSize(*value, 0) > kMaxValueNodes)
-      value = tr_.opaqueLocal(v, "is assigned on some paths only");
-    tr_.bindLoopVar(v, std::move(value));
-  }
-
-  static constexpr int kMaxValueNodes = 160;
-  static int exprSize(const IndexExpr &e, int acc) {
-    if (acc > kMaxValueNodes)
-      return acc;
-    ++acc;
-    if (e.op == ExprOp::LoopVar)
-      return acc;
-    for (auto &o : e.operands)
-      acc = exprSize(*o, acc);
-    return acc;
-  }
-
-  // After an `if`: each variable the branches left differently holds
-  // `cond ? then : else`, or an opaque value when that cannot be written.
-  void join(const ExprRef &cond, const ExprTranslator::ValueMap &thenValues, const ExprTranslator::ValueMap &elseValues) {
-    ExprTranslator::ValueMap out;
-    for (auto &[v, elseValue] : elseValues) {
-      auto it = thenValues.find(v);
-      if (it == thenValues.end())
-        continue; // declared inside a branch
-      if (it->second == elseValue) {
-        out[v] = elseValue;
-        continue;
-      }
-      ExprRef joined = IndexExpr::make(ExprOp::Select, {cond, it->second, elseValue});
-      if (!joined->isKnown() || exprSize(*joined, 0) > kMaxValueNodes)
-        joined = tr_.opaqueLocal(v, "is assigned differently on different paths");
-      out[v] = joined;
-    }
-    tr_.setBoundValues(std::move(out));
-  }
-
-  // Every tracked variable written inside `s` becomes opaque (uniform when
-  // all its assignments are).
-  void forgetWrittenIn(const Stmt *s, const std::string &why) {
-    LocalWrites w = LocalWrites::collect(s);
-    for (auto &[v, n] : w.writes)
-      if (tracked(v) && tr_.boundValues().count(v))
-        tr_.bindLoopVar(v, tr_.opaqueLocal(v, why));
-  }
-
-  ExprRef valueNow(const VarDecl *v) {
-    auto it = tr_.boundValues().find(v);
-    if (it != tr_.boundValues().end())
-      return it->second;
-    if (v->getInit() && writes_.isStable(v))
-      return tr_.index(v->getInit());
-    return nullptr;
-  }
-
-  // Binds the variables a loop body updates once per iteration to their
-  // recurrences and everything else the loop writes to an opaque value.
-  std::vector<CarriedVariable> enterLoopBody(const Stmt *loop, const Stmt *body, int loopId, ExprRef cond,
-                                             const VarDecl *induction) {
-    LocalWrites loopWrites = LocalWrites::collect(loop);
-    std::vector<CarriedVariable> carried = carriedVariables(body, loopId, cond, tr_, writes_, loopWrites,
-                                                            [&](const VarDecl *v) -> ExprRef {
-                                                              if (v == induction || !tracked(v))
-                                                                return nullptr;
-                                                              ExprRef now = valueNow(v);
-                                                              return now && now->isKnown() ? now : nullptr;
-                                                            });
-    for (auto &[v, n] : loopWrites.writes) {
-      if (v == induction || !tracked(v))
-        continue;
-      auto c = std::find_if(carried.begin(), carried.end(), [&](auto &cv) { return cv.var == v; });
-      tr_.bindLoopVar(v, c != carried.end() ? c->before : tr_.opaqueLocal(v, "changes inside a loop"));
-      if (c != carried.end())
-        rebindAfter_[c->update] = {c->var, c->after};
-    }
-    return carried;
-  }
-
-  // After a loop, what it wrote holds the value the last iteration left.
-  void leaveLoop(const Stmt *loop, const std::vector<CarriedVariable> &carried) {
-    for (auto &c : carried)
-      rebindAfter_.erase(c.update);
-    forgetWrittenIn(loop, "holds the value a loop left");
   }
 
   // A statement whose accesses share no straight-line region with those
@@ -414,9 +302,9 @@ private:
     }
     // The body's values hold at the start of every iteration.
     std::vector<CarriedVariable> carried =
-        enterLoopBody(fs, fs->getBody(), rec->loopId, nullptr, recognized ? var : nullptr);
+        values_.enterLoopBody(fs, fs->getBody(), rec->loopId, nullptr, recognized ? var : nullptr);
     if (recognized) {
-      tr_.bindLoopVar(var, IndexExpr::loopVar(rec));
+      values_.bindInduction(var, IndexExpr::loopVar(rec));
       if (fs->getCond())
         rec->cond = tr_.index(fs->getCond());
       for (auto &c : carried)
@@ -444,7 +332,7 @@ private:
       expr(fs->getInc(), Use::Read);
     if (condGuard)
       guards_.pop_back();
-    leaveLoop(fs, carried);
+    values_.leaveLoop(fs, carried);
   }
 
   // `while (cond) body` and `do body while (cond)`: a variable the body
@@ -452,7 +340,7 @@ private:
   // the loop's counter, its iterations those where the condition holds.
   void conditionLoop(const Stmt *loop, const Expr *cond, const Stmt *body, clang::SourceLocation at) {
     int loopId = state_.nextLoopId++;
-    std::vector<CarriedVariable> carried = enterLoopBody(loop, body, loopId, nullptr, nullptr);
+    std::vector<CarriedVariable> carried = values_.enterLoopBody(loop, body, loopId, nullptr, nullptr);
     ExprRef c = cond ? tr_.index(cond) : nullptr;
     for (auto &cv : carried)
       cv.beforeRec->cond = cv.afterRec->cond = c;
@@ -475,7 +363,7 @@ private:
     inNewRegion(body);
     if (guarded)
       guards_.pop_back();
-    leaveLoop(loop, carried);
+    values_.leaveLoop(loop, carried);
   }
 
   // Records the access `lv` (a memory lvalue) if it is one, then walks the
@@ -611,48 +499,32 @@ private:
       return;
     }
     if (auto *bo = dyn_cast<BinaryOperator>(e); bo && bo->isAssignmentOp()) {
-      // The value a tracked local gets, from the values before the assignment.
-      const VarDecl *v = assignedVar(bo->getLHS());
-      ExprRef newValue;
-      if (tracked(v)) {
-        if (bo->getOpcode() == BO_Assign)
-          newValue = tr_.index(bo->getRHS());
-        else if (auto op = ExprTranslator::compoundOp(bo->getOpcode()))
-          newValue = IndexExpr::make(*op, {tr_.index(bo->getLHS()), tr_.index(bo->getRHS())});
-        else
-          newValue = IndexExpr::unknown("'" + v->getNameAsString() + "' is updated by an unsupported operator");
-      }
+      ReachingValues::PendingWrite write = values_.writeOf(bo); // from the values before it
       access(bo->getLHS(), bo->getOpcode() == BO_Assign ? Use::Write : Use::ReadWrite);
       expr(bo->getRHS(), Use::Read);
-      if (newValue)
-        assign(v, newValue);
+      values_.commit(write);
       return;
     }
     if (auto *co = dyn_cast<ConditionalOperator>(e)) {
       expr(co->getCond(), Use::Read);
-      ++conditionalDepth_; // assignments in a branch happen on some paths only
+      values_.enterConditional(); // assignments in a branch happen on some paths only
       expr(co->getTrueExpr(), Use::Read);
       expr(co->getFalseExpr(), Use::Read);
-      --conditionalDepth_;
+      values_.leaveConditional();
       return;
     }
     if (auto *bo = dyn_cast<BinaryOperator>(e); bo && bo->isLogicalOp()) {
       expr(bo->getLHS(), Use::Read);
-      ++conditionalDepth_;
+      values_.enterConditional();
       expr(bo->getRHS(), Use::Read);
-      --conditionalDepth_;
+      values_.leaveConditional();
       return;
     }
     if (auto *uo = dyn_cast<UnaryOperator>(e)) {
       if (uo->isIncrementDecrementOp()) {
-        const VarDecl *v = assignedVar(uo->getSubExpr());
-        ExprRef newValue;
-        if (tracked(v))
-          newValue = IndexExpr::make(uo->isIncrementOp() ? ExprOp::Add : ExprOp::Sub,
-                                     {tr_.index(uo->getSubExpr()), IndexExpr::constant(1)});
+        ReachingValues::PendingWrite write = values_.writeOf(uo);
         access(uo->getSubExpr(), Use::ReadWrite);
-        if (newValue)
-          assign(v, newValue);
+        values_.commit(write);
         return;
       }
       if (uo->getOpcode() == UO_AddrOf) {
@@ -690,13 +562,12 @@ private:
   const FunctionDecl *fn_;
   LocalWrites writes_;
   ExprTranslator tr_;
+  ReachingValues values_; // what the tracked locals hold at the current point
   ModeledKernel &out_;
   std::vector<ExprRef> guards_;
   int region_ = 0; // see ModeledAccess::region
   WalkState &state_;
   std::vector<SourceLocation> callChain_;
-  std::map<const Stmt *, std::pair<const VarDecl *, ExprRef>> rebindAfter_;
-  int conditionalDepth_ = 0; // inside a `?:` branch or the right of `&&`/`||`
 };
 
 // 1 + the highest threadIdx dimension `e` uses. A cooperative-groups rank
