@@ -1,0 +1,162 @@
+// Private arrays: where an array's address goes. Each use of the array (or
+// of a pointer into it) is followed to an element access, whose subscript is
+// then classified; to an alias, a pointer offset or a call analyzed in
+// place, which are followed further; or out of the code indexing it (stored
+// to memory, returned, passed to a function not analyzed in place), which is
+// an escape.
+#include "analyzer/facts/PrivateArrayAnalysis.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace warplint::private_arrays {
+
+using namespace clang;
+
+void Analysis::undetermined(const std::string &why) {
+  PrivateArray &a = array();
+  ++a.subscripts;
+  if (a.undeterminedSubscripts++ == 0)
+    a.undeterminedReason = why;
+}
+
+void Analysis::escape(const Stmt *at, const std::string &why) {
+  PrivateArray &a = array();
+  if (a.escape.empty()) {
+    a.escape = why;
+    a.escapeLoc = toLocation(ctx_.getSourceManager(), at->getBeginLoc());
+  }
+}
+
+void Analysis::usePointer(const Expr *e, const Verdict &offset, const Frame &f, CallStack stack) {
+  const Stmt *p = f.parent(e);
+  if (!p)
+    return undetermined("an unrecognized use of its address");
+  if (auto *ase = dyn_cast<ArraySubscriptExpr>(p)) {
+    if (ase->getBase()->IgnoreParenImpCasts() != e->IgnoreParenImpCasts())
+      return undetermined("its address used as a subscript");
+    Verdict v = join(offset, classify(ase->getIdx(), f));
+    if (ase->getType()->isArrayType())
+      return usePointer(ase, v, f, stack);
+    return element(ase, v, f, stack);
+  }
+  if (auto *uo = dyn_cast<UnaryOperator>(p)) {
+    if (uo->getOpcode() == UO_Deref)
+      return element(uo, offset, f, stack);
+    return undetermined("operator " + UnaryOperator::getOpcodeStr(uo->getOpcode()).str() + " on its address");
+  }
+  if (auto *bo = dyn_cast<BinaryOperator>(p)) {
+    if ((bo->getOpcode() == BO_Add || bo->getOpcode() == BO_Sub) && bo->getType()->isPointerType()) {
+      const Expr *other = bo->getLHS()->IgnoreParenImpCasts() == e->IgnoreParenImpCasts() ? bo->getRHS() : bo->getLHS();
+      return usePointer(bo, join(offset, classify(other, f)), f, stack);
+    }
+    if (bo->isComparisonOp() || bo->getOpcode() == BO_Sub)
+      return; // address arithmetic that reads nothing
+    if (bo->getOpcode() == BO_Assign && bo->getRHS()->IgnoreParenImpCasts() == e->IgnoreParenImpCasts()) {
+      if (const VarDecl *target = varOf(bo->getLHS()); target && target->hasLocalStorage())
+        return undetermined("its address is assigned to the pointer '" + target->getNameAsString() + "'");
+      return escape(bo, "its address is stored to memory");
+    }
+    return undetermined("operator " + bo->getOpcodeStr().str() + " on its address");
+  }
+  if (auto *ce = dyn_cast<ExplicitCastExpr>(p)) {
+    if (ce->getType()->isPointerType())
+      return usePointer(ce, offset, f, stack); // float4 unpacking: `*(float4 *)t`
+    return undetermined("its address converted to an integer");
+  }
+  if (auto *ice = dyn_cast<ImplicitCastExpr>(p))
+    return usePointer(ice, offset, f, stack);
+  if (auto *call = dyn_cast<CallExpr>(p))
+    return passed(call, e, offset, f, stack);
+  if (auto *ds = dyn_cast<DeclStmt>(p)) {
+    for (const Decl *d : ds->decls())
+      if (auto *alias = dyn_cast<VarDecl>(d); alias && alias->getInit() &&
+                                              alias->getInit()->IgnoreParenImpCasts() == e->IgnoreParenImpCasts()) {
+        if (!f.writes.isStable(alias))
+          return undetermined("the pointer '" + alias->getNameAsString() + "' to it is reassigned");
+        for (const DeclRefExpr *dre : collect<DeclRefExpr>(f.fn->getBody()))
+          if (dre->getDecl() == alias)
+            usePointer(dre, offset, f, stack);
+        return;
+      }
+    return undetermined("an unrecognized declaration using its address");
+  }
+  if (isa<ReturnStmt>(p))
+    return escape(p, "its address is returned");
+  if (isa<UnaryExprOrTypeTraitExpr>(p))
+    return; // sizeof
+  return undetermined(std::string("its address used in a ") + p->getStmtClassName());
+}
+
+void Analysis::passed(const CallExpr *call, const Expr *e, const Verdict &offset, const Frame &f,
+                      CallStack stack) {
+  const FunctionDecl *callee = call->getDirectCallee();
+  std::string name = callee ? callee->getNameAsString() : "an indirect call";
+  if (callee && callee->getBuiltinID())
+    return undetermined("passed to '" + name + "'");
+  const FunctionDecl *def = callee ? callee->getDefinition() : nullptr;
+  unsigned argIndex = 0;
+  while (argIndex < call->getNumArgs() && call->getArg(argIndex)->IgnoreParenImpCasts() != e->IgnoreParenImpCasts())
+    ++argIndex;
+  if (!inlinable(def, f, stack) || argIndex >= def->getNumParams() || def->isVariadic()) {
+    std::string reason = !def || !def->getBody() ? ", whose body is not in this translation unit"
+                         : def && def->hasAttr<NoInlineAttr>() ? ", which is not inlined (__noinline__)"
+                                                               : ", which is not analyzed in place";
+    return escape(call, "its address is passed to '" + name + "'" + reason);
+  }
+  std::vector<SourceLocation> chain = f.callChain;
+  chain.push_back(toLocation(ctx_.getSourceManager(), call->getBeginLoc()));
+  Frame &child = frame(def, &f, call, chain);
+  stack.push_back(def);
+  const ParmVarDecl *param = def->getParamDecl(argIndex);
+  for (const DeclRefExpr *dre : collect<DeclRefExpr>(def->getBody()))
+    if (dre->getDecl() == param)
+      usePointer(dre, offset, child, stack);
+}
+
+void Analysis::element(const Expr *access, const Verdict &v, const Frame &f, const CallStack &stack) {
+  const Stmt *p = f.parent(access);
+  if (auto *uo = dyn_cast_or_null<UnaryOperator>(p); uo && uo->getOpcode() == UO_AddrOf)
+    return usePointer(uo, v, f, stack); // &t[i]: a pointer again
+  bool write = false;
+  if (auto *bo = dyn_cast_or_null<BinaryOperator>(p))
+    write = bo->isAssignmentOp() && bo->getLHS()->IgnoreParens() == access;
+  if (auto *uo = dyn_cast_or_null<UnaryOperator>(p))
+    write = uo->isIncrementDecrementOp();
+  if (v.kind == Kind::Undetermined)
+    return undetermined(v.why);
+  PrivateArray &a = array();
+  ++a.subscripts;
+  if (v.loopVars.size() >= 2)
+    a.nestedLoopSubscript = true;
+  if (v.kind == Kind::Constant)
+    return;
+  DynamicSubscript d;
+  d.loc = toLocation(ctx_.getSourceManager(), access->getBeginLoc());
+  d.text = shortText(ctx_, access);
+  d.isWrite = write;
+  d.cause = v.cause;
+  d.why = v.why;
+  if (v.loop.isValid())
+    d.loop = toLocation(ctx_.getSourceManager(), v.loop);
+  for (const Stmt *p = f.parents->getParent(access); p; p = f.parents->getParent(p))
+    if (isLoop(p)) {
+      d.inLoop = true;
+      d.inRolledLoop = d.inRolledLoop || loopTrips(p, f).kind == Kind::Dynamic;
+    }
+  if (write && (v.cause == "while-loop" || v.cause == "data-condition"))
+    a.shuffledByData = true;
+  for (const DynamicSubscript &seen : a.dynamicSubscripts)
+    if (seen.loc.line == d.loc.line && seen.loc.column == d.loc.column && seen.loc.file == d.loc.file)
+      return; // the same access reached through a second call
+  a.dynamicSubscripts.push_back(d);
+  bool onlyPragmas = !v.otherDynamic && !v.rolling.empty();
+  for (const LoopHintAttr *h : v.rolling)
+    onlyPragmas = onlyPragmas && h->getValue();
+  if (!onlyPragmas)
+    rollingBlocked_.insert(current_);
+  else
+    rolling_[current_].insert(v.rolling.begin(), v.rolling.end());
+}
+
+} // namespace warplint::private_arrays
