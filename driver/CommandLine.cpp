@@ -121,6 +121,36 @@ bool splitRuleIds(const std::string &list, std::vector<std::string> &out, std::s
   }
 }
 
+// The options `check` and `lsp` share: how a file is parsed and judged.
+// Consumes the current argument (and its value) when it is one of them and
+// returns true; `--` takes the rest of the line as compiler flags. Sets
+// `error` for a missing or invalid value.
+bool parseAnalysisOption(ArgCursor &cur, CheckOptions &o, std::string &error) {
+  const std::string &arg = cur.peek();
+  if (arg == "--") {
+    cur.next();
+    o.hasCompilerFlags = true;
+    o.compilerFlags = cur.rest();
+  } else if (auto v = cur.value({"-p"}, error)) {
+    o.buildDir = *v;
+  } else if (auto v = cur.value({"--cuda-path"}, error)) {
+    o.cudaPath = *v;
+  } else if (auto v = cur.value({"--rules"}, error)) {
+    if (error.empty())
+      splitRuleIds(*v, o.rules, error);
+  } else if (auto v = cur.value({"--config"}, error)) {
+    o.configFile = *v;
+  } else if (auto v = cur.value({"--profile"}, error)) {
+    o.profile = *v;
+  } else if (arg == "--no-cuda-toolkit" || arg == "--assume-no-alias") {
+    (arg == "--no-cuda-toolkit" ? o.noCudaToolkit : o.assumeNoAlias) = true;
+    cur.next();
+  } else {
+    return false;
+  }
+  return true;
+}
+
 ParseResult parseCheck(const std::vector<std::string> &args, size_t start) {
   const std::string topic = "check";
   if (wantsHelp(args, start))
@@ -132,14 +162,8 @@ ParseResult parseCheck(const std::vector<std::string> &args, size_t start) {
   std::string error;
   while (!cur.done()) {
     const std::string &arg = cur.peek();
-    if (arg == "--") {
-      cur.next();
-      o.hasCompilerFlags = true;
-      o.compilerFlags = cur.rest();
-      break;
-    }
-    if (auto v = cur.value({"-p"}, error)) {
-      o.buildDir = *v;
+    if (parseAnalysisOption(cur, o, error)) {
+      // shared with `lsp`
     } else if (auto v = cur.value({"--format"}, error)) {
       if (error.empty())
         pickChoice<OutputFormat>("--format", *v,
@@ -149,22 +173,13 @@ ParseResult parseCheck(const std::vector<std::string> &args, size_t start) {
                                  o.format, error);
     } else if (auto v = cur.value({"--output", "-o"}, error)) {
       o.outputFile = *v;
-    } else if (auto v = cur.value({"--cuda-path"}, error)) {
-      o.cudaPath = *v;
-    } else if (auto v = cur.value({"--rules"}, error)) {
-      if (error.empty())
-        splitRuleIds(*v, o.rules, error);
     } else if (auto v = cur.value({"--baseline"}, error)) {
       o.baselineFile = *v;
-    } else if (auto v = cur.value({"--config"}, error)) {
-      o.configFile = *v;
     } else if (auto v = cur.value({"--warnings-as-errors"}, error)) {
       if (error.empty() && *v == "all")
         o.allWarningsAsErrors = true;
       else if (error.empty())
         splitRuleIds(*v, o.warningsAsErrors, error);
-    } else if (auto v = cur.value({"--profile"}, error)) {
-      o.profile = *v;
     } else if (auto v = cur.value({"--color"}, error)) {
       if (error.empty())
         pickChoice<ColorMode>("--color", *v,
@@ -194,19 +209,15 @@ ParseResult parseCheck(const std::vector<std::string> &args, size_t start) {
     } else if (auto v = cur.value({"--export-fixes"}, error)) {
       o.exportFixes = *v;
     } else if (arg == "--fix" || arg == "--fix-dry-run" || arg == "--fix-verify-nvcc" || arg == "--fix-launch" ||
-               arg == "--assume-no-alias" || arg == "--ptxas-confirm") {
+               arg == "--ptxas-confirm") {
       bool &flag = arg == "--fix" ? o.fix : arg == "--fix-dry-run" ? o.fixDryRun
                                         : arg == "--fix-verify-nvcc" ? o.fixVerifyNvcc
-                                        : arg == "--fix-launch" ? o.fixLaunch
-                                        : arg == "--ptxas-confirm" ? o.ptxasConfirm : o.assumeNoAlias;
+                                        : arg == "--fix-launch" ? o.fixLaunch : o.ptxasConfirm;
       flag = true;
       cur.next();
     } else if (arg == "--show-suppressed") {
       cur.next();
       o.showSuppressed = true;
-    } else if (arg == "--no-cuda-toolkit") {
-      cur.next();
-      o.noCudaToolkit = true;
     } else if (arg == "--dump-model") {
       cur.next();
       o.dumpModel = true;
@@ -313,26 +324,8 @@ ParseResult parseLsp(const std::vector<std::string> &args, size_t start) {
   std::string error;
   while (!cur.done()) {
     const std::string &arg = cur.peek();
-    if (arg == "--") {
-      cur.next();
-      o.hasCompilerFlags = true;
-      o.compilerFlags = cur.rest();
-      break;
-    }
-    if (auto v = cur.value({"-p"}, error)) {
-      o.buildDir = *v;
-    } else if (auto v = cur.value({"--cuda-path"}, error)) {
-      o.cudaPath = *v;
-    } else if (auto v = cur.value({"--rules"}, error)) {
-      if (error.empty())
-        splitRuleIds(*v, o.rules, error);
-    } else if (auto v = cur.value({"--config"}, error)) {
-      o.configFile = *v;
-    } else if (auto v = cur.value({"--profile"}, error)) {
-      o.profile = *v;
-    } else if (arg == "--no-cuda-toolkit" || arg == "--assume-no-alias") {
-      (arg == "--no-cuda-toolkit" ? o.noCudaToolkit : o.assumeNoAlias) = true;
-      cur.next();
+    if (parseAnalysisOption(cur, o, error)) {
+      // shared with `check`
     } else if (arg == "--stdio") {
       cur.next(); // what VS Code's clients pass; stdio is the only transport
     } else if (!arg.empty() && arg[0] == '-') {

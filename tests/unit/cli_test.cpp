@@ -347,3 +347,58 @@ TEST(Report, FormatsSurviveInvalidUtf8) {
   EXPECT_NO_THROW(parsed = nlohmann::json::parse(renderReport({}, {f}, opts)));
   EXPECT_EQ(parsed["findings"].size(), 1u);
 }
+
+// `check` and `lsp` parse the options they share in one place: each spelling
+// is accepted, and each mistake rejected with the same message, by both.
+TEST(CommandLine, CheckAndLspShareTheirCommonOptions) {
+  const std::vector<std::vector<std::string>> accepted = {
+      {"-p", "build"}, {"-p=build"}, {"--cuda-path", "/opt/cuda"}, {"--cuda-path=/opt/cuda"},
+      {"--rules", "a,b,a"}, {"--rules=a", "--rules", "b"}, {"--config", "w.yaml"}, {"--config=w.yaml"},
+      {"--profile", "h200"}, {"--profile=h200"}, {"--no-cuda-toolkit"}, {"--assume-no-alias"},
+      {"--", "-DTILE=32", "--rules"}, {"--"}};
+  for (const auto &opts : accepted) {
+    std::vector<std::string> checkArgs = {"check", "-p", "fallback"}, lspArgs = {"lsp"};
+    checkArgs.insert(checkArgs.end(), opts.begin(), opts.end());
+    lspArgs.insert(lspArgs.end(), opts.begin(), opts.end());
+    ParseResult c = parse(checkArgs), l = parse(lspArgs);
+    ASSERT_TRUE(c.ok) << opts[0] << ": " << c.error;
+    ASSERT_TRUE(l.ok) << opts[0] << ": " << l.error;
+    const CheckOptions &co = c.commandLine.check, &lo = l.commandLine.check;
+    if (lo.buildDir.empty()) // check was given `-p fallback` so that it has an input
+      EXPECT_EQ(co.buildDir, "fallback") << opts[0];
+    else
+      EXPECT_EQ(co.buildDir, lo.buildDir) << opts[0];
+    EXPECT_EQ(co.cudaPath, lo.cudaPath) << opts[0];
+    EXPECT_EQ(co.rules, lo.rules) << opts[0];
+    EXPECT_EQ(co.configFile, lo.configFile) << opts[0];
+    EXPECT_EQ(co.profile, lo.profile) << opts[0];
+    EXPECT_EQ(co.noCudaToolkit, lo.noCudaToolkit) << opts[0];
+    EXPECT_EQ(co.assumeNoAlias, lo.assumeNoAlias) << opts[0];
+    EXPECT_EQ(co.hasCompilerFlags, lo.hasCompilerFlags) << opts[0];
+    EXPECT_EQ(co.compilerFlags, lo.compilerFlags) << opts[0];
+  }
+  EXPECT_EQ(parse({"lsp", "--rules", "a,b,a"}).commandLine.check.rules, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(parse({"lsp", "--", "-DX", "--rules"}).commandLine.check.compilerFlags,
+            (std::vector<std::string>{"-DX", "--rules"}));
+
+  const std::vector<std::pair<std::vector<std::string>, std::string>> rejected = {
+      {{"-p"}, "option '-p' needs a value"},
+      {{"-p="}, "option '-p' needs a value"},
+      {{"--cuda-path"}, "option '--cuda-path' needs a value"},
+      {{"--rules", ""}, "option '--rules' needs a value"},
+      {{"--rules", "a,,b"}, "empty rule id in 'a,,b'"},
+      {{"--config="}, "option '--config' needs a value"},
+      {{"--profile"}, "option '--profile' needs a value"}};
+  for (const auto &[opts, message] : rejected) {
+    std::vector<std::string> checkArgs = {"check", "k.cu"}, lspArgs = {"lsp"};
+    checkArgs.insert(checkArgs.end(), opts.begin(), opts.end());
+    lspArgs.insert(lspArgs.end(), opts.begin(), opts.end());
+    ParseResult c = parse(checkArgs), l = parse(lspArgs);
+    EXPECT_FALSE(c.ok) << opts[0];
+    EXPECT_FALSE(l.ok) << opts[0];
+    EXPECT_EQ(c.error, message) << opts[0];
+    EXPECT_EQ(l.error, message) << opts[0];
+    EXPECT_EQ(c.errorTopic, "check");
+    EXPECT_EQ(l.errorTopic, "lsp");
+  }
+}
