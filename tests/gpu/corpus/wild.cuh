@@ -45,6 +45,22 @@ template <class T> void expect(const char *name, const T *dev, const std::vector
   printf("ok %s\n", name);
 }
 
+// The transpose of the n x n row-major matrix `m`: what every transpose
+// kernel of the corpus must write.
+template <class T> std::vector<T> transposed(const std::vector<T> &m, int n) {
+  std::vector<T> t(m.size());
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c)
+      t[r * n + c] = m[c * n + r];
+  return t;
+}
+
+// Frees a program's device arrays at its end.
+template <class... T> void freeAll(T *...d) {
+  for (void *p : {static_cast<void *>(d)...})
+    CK(cudaFree(p));
+}
+
 inline int finish(const char *program) {
   printf("%s: %s (%d mismatches)\n", program, g_failures ? "FAILED" : "done", g_failures);
   return g_failures ? 1 : 0;

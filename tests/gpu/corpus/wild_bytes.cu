@@ -264,9 +264,6 @@ int main() {
     want[i] = h[32 * i];
   expect("byteStride32", out, want);
 
-  CK(cudaFree(in));
-  CK(cudaFree(out));
-  CK(cudaFree(flags));
-  CK(cudaFree(iout));
+  freeAll(in, out, flags, iout);
   return finish("wild_bytes");
 }

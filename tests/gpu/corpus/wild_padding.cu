@@ -238,16 +238,11 @@ int main() {
   std::vector<int> h = hostSeq<int>(n * n, 5);
   int *in = toDevice(h);
   int *out = devZero<int>(n * n);
-  std::vector<int> tr(n * n), want;
-  for (int r = 0; r < n; ++r)
-    for (int c = 0; c < n; ++c)
-      tr[r * n + c] = h[c * n + r];
-  std::vector<double> hd(n * n), trd(n * n);
+  std::vector<int> tr = transposed(h, n), want;
+  std::vector<double> hd(n * n);
   for (int i = 0; i < n * n; ++i)
     hd[i] = h[i] * 0.25;
-  for (int r = 0; r < n; ++r)
-    for (int c = 0; c < n; ++c)
-      trd[r * n + c] = hd[c * n + r];
+  std::vector<double> trd = transposed(hd, n);
   double *din = toDevice(hd);
   double *dout = devZero<double>(n * n);
   const dim3 g16(n / 16, n / 16), b16(16, 16), g32(n / 32, n / 32), b32(32, 8);
@@ -299,9 +294,6 @@ int main() {
   RUN("manualPad32", (manualPad32<<<64, 32>>>(in, out))); // P14
   expect("manualPad32", out, want);
 
-  CK(cudaFree(in));
-  CK(cudaFree(out));
-  CK(cudaFree(din));
-  CK(cudaFree(dout));
+  freeAll(in, out, din, dout);
   return finish("wild_padding");
 }

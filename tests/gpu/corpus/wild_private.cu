@@ -169,8 +169,6 @@ int main() {
   }
   expect("constLoop", out, want);
 
-  CK(cudaFree(in));
-  CK(cudaFree(idx));
-  CK(cudaFree(out));
+  freeAll(in, idx, out);
   return finish("wild_private");
 }

@@ -233,10 +233,7 @@ int main() {
   int *in = toDevice(h);
   int *out = devZero<int>(n * n);
   auto at = [&](int r, int c) { return h[r * n + c]; };
-  std::vector<int> tr(n * n), want(n * n);
-  for (int r = 0; r < n; ++r)
-    for (int c = 0; c < n; ++c)
-      tr[r * n + c] = at(c, r);
+  std::vector<int> tr = transposed(h, n), want(n * n);
 
   MatKernel fp = fpTranspose; // S01
   RUN("fpTranspose", (fp<<<dim3(n / 32, n / 32), dim3(32, 8)>>>(in, out, n)));
@@ -351,7 +348,6 @@ int main() {
       want[r * n + c] = at(r, c ^ 1);
   expect("tableLanesY", out, want);
 
-  CK(cudaFree(in));
-  CK(cudaFree(out));
+  freeAll(in, out);
   return finish("wild_shapes");
 }

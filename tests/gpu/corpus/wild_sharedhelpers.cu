@@ -370,9 +370,6 @@ int main() {
   expect("viewPitch32", out, want);
   RUN("viewPitch33", (viewPitch33<<<64, 32>>>(in, out))); // H14
   expect("viewPitch33", out, want); // the same sums as H13
-  CK(cudaFree(in));
-  CK(cudaFree(out));
-  CK(cudaFree(din));
-  CK(cudaFree(dout));
+  freeAll(in, out, din, dout);
   return finish("wild_sharedhelpers");
 }

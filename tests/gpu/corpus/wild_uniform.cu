@@ -190,10 +190,7 @@ int main() {
   std::vector<int> h = hostSeq<int>(n * n, 2);
   int *in = toDevice(h);
   int *out = devZero<int>(n * n);
-  std::vector<int> want(n * n), tr(n * n);
-  for (int r = 0; r < n; ++r)
-    for (int c = 0; c < n; ++c)
-      tr[r * n + c] = h[c * n + r];
+  std::vector<int> want(n * n), tr = transposed(h, n);
   auto prefix = [&](size_t k) { return std::vector<int>(want.begin(), want.begin() + k); };
 
   RUN("counterBefore", (counterBefore<<<dim3(8, 8), dim3(32, 8)>>>(in, out, n))); // U01
@@ -279,10 +276,6 @@ int main() {
     want[i] = h[(i / 256) * 512 + 2 * (i % 256) + 1];
   expect("paramPhase", out, prefix(64 * 256));
 
-  CK(cudaFree(in));
-  CK(cudaFree(out));
-  CK(cudaFree(m));
-  CK(cudaFree(dstarts));
-  CK(cudaFree(dcnt));
+  freeAll(in, out, m, dstarts, dcnt);
   return finish("wild_uniform");
 }
