@@ -9,6 +9,7 @@
 #include "analyzer/warp/NarrowAccessGroups.h"
 #include "analyzer/warp/PaddingTrials.h"
 #include "analyzer/warp/UniformSweep.h"
+#include "analyzer/warp/UnreachedAccess.h"
 #include "analyzer/results/Fix.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -339,7 +340,11 @@ void evaluateKernel(ModeledKernel &k, const std::vector<size_t> &launches, const
     MemoryAccess &f = a.fact;
     bool modeled = f.space == AddressSpace::Shared || f.space == AddressSpace::Global ||
                    f.space == AddressSpace::Constant;
-    if (modeled && f.indexKnown && f.evals.empty()) {
+    if (modeled && f.indexKnown && f.evals.empty() && neverExecuted(a.guarded, shapes, eo)) {
+      f.unevaluatedClass = "not executed";
+      f.unevaluatedReason = "no thread of the block passes the access's guards for this block shape and "
+                            "these constants (a branch the kernel's own constants rule out)";
+    } else if (modeled && f.indexKnown && f.evals.empty()) {
       f.unevaluatedClass = "no active lane";
       f.unevaluatedReason = "no lane of the evaluated warps passes the access's guards, or every binding "
                             "put a lane outside the array";

@@ -17,6 +17,9 @@ copy's compile_commands.json and response files to point at it.
 
 usage: bench/fix_project.py [--warplint build/bin/warplint] [--copy-to DIR]
                             [--one-arch sm_90] [-j 2] [--fix-jobs 1] SOURCE_ROOT BUILD_DIR
+       bench/fix_project.py ... --units-out UNITS.json SOURCE_ROOT BUILD_DIR   (fix only)
+       bench/fix_project.py [-j 16] --compile-units UNITS.json SOURCE_ROOT     (compile only,
+           SOURCE_ROOT being where the fixed copy now lies, e.g. on a bigger machine)
 """
 import argparse, concurrent.futures, hashlib, json, os, re, shlex, shutil, subprocess, sys, time
 
@@ -148,9 +151,19 @@ def main():
     ap.add_argument("--only-declared-kernels", action="store_true",
                     help="only units that declare a __global__ function without its body, in the file or a "
                          "header it includes with quotes (the cases a signature fix must follow; for a slow machine)")
+    ap.add_argument("--units-out", metavar="UNITS.json",
+                    help="apply the fixes, write the affected units (commands, kernels, fix counts) here and stop; "
+                         "compile them elsewhere with --compile-units (a machine with more cores)")
+    ap.add_argument("--compile-units", metavar="UNITS.json",
+                    help="compile the units a --units-out run wrote, with SOURCE_ROOT standing for the root they "
+                         "were fixed under (BUILD_DIR is then ignored)")
     ap.add_argument("source_root")
-    ap.add_argument("build_dir")
+    ap.add_argument("build_dir", nargs="?")
     a = ap.parse_args()
+    if a.compile_units:
+        return compile_and_report(load_units(a.compile_units, os.path.abspath(a.source_root)), a)
+    if not a.build_dir:
+        ap.error("BUILD_DIR is required unless --compile-units is given")
     src, build = os.path.abspath(a.source_root), os.path.abspath(a.build_dir)
     if a.copy_to:
         build = copy_project(src, os.path.abspath(a.copy_to), build)
@@ -202,25 +215,50 @@ def main():
     kernels = set()
     for p in changed:
         kernels.update(KERNEL_NAME.findall(open(p, errors="replace").read()))
-    results = []
-    with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as pool:
-        for file, ok, first in pool.map(lambda e: compile_unit(e, a.one_arch, kernels), units):
-            results.append((file, ok, first))
-    failed = [x for x in results if not x[1]]
-
-    print("warplint --fix: exit %d in %.1f s; %d fixes applied, %d not applied" %
-          (r.returncode, fix_seconds, applied, len(refused)))
-    print("files changed: %d (%d headers)" % (len(changed), sum(1 for p in changed if os.path.basename(p) in headers)))
-    print("affected units compiled: %d of %d%s" %
-          (len(results) - len(failed), len(results), " (one arch: %s)" % a.one_arch if a.one_arch else ""))
-    for file, _, first in failed:
-        print("  FAILED %s: %s" % (os.path.relpath(file, src), first))
     reasons = {}
     for l in refused:
         why = l.split("]: ", 1)[-1]
         why = re.sub(r"\d+", "N", why.split(":")[0])
         reasons[why] = reasons.get(why, 0) + 1
-    for why, n in sorted(reasons.items(), key=lambda kv: -kv[1]):
+    plan = {"source_root": src, "units": units, "kernels": sorted(kernels),
+            "changed": [os.path.relpath(p, src) for p in changed],
+            "headers_changed": sum(1 for p in changed if os.path.basename(p) in headers),
+            "fix_exit": r.returncode, "fix_seconds": fix_seconds, "applied": applied,
+            "not_applied": len(refused), "not_applied_reasons": reasons}
+    if a.units_out:
+        with open(a.units_out, "w") as f:
+            json.dump(plan, f, indent=1)
+        print("wrote %d affected units to %s; compile them with --compile-units" % (len(units), a.units_out))
+        return 0
+    return compile_and_report(plan, a)
+
+
+def load_units(path, new_root):
+    """A --units-out plan with its paths moved from the root it was fixed under to new_root."""
+    with open(path) as f:
+        text = f.read()
+    old_root = json.loads(text)["source_root"].rstrip("/")
+    plan = json.loads(text.replace(old_root, new_root.rstrip("/")))
+    plan["source_root"] = new_root
+    return plan
+
+
+def compile_and_report(plan, a):
+    src, kernels = plan["source_root"], set(plan["kernels"])
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as pool:
+        for file, ok, first in pool.map(lambda e: compile_unit(e, a.one_arch, kernels), plan["units"]):
+            results.append((file, ok, first))
+    failed = [x for x in results if not x[1]]
+
+    print("warplint --fix: exit %d in %.1f s; %d fixes applied, %d not applied" %
+          (plan["fix_exit"], plan["fix_seconds"], plan["applied"], plan["not_applied"]))
+    print("files changed: %d (%d headers)" % (len(plan["changed"]), plan["headers_changed"]))
+    print("affected units compiled: %d of %d%s" %
+          (len(results) - len(failed), len(results), " (one arch: %s)" % a.one_arch if a.one_arch else ""))
+    for file, _, first in failed:
+        print("  FAILED %s: %s" % (os.path.relpath(file, src), first))
+    for why, n in sorted(plan["not_applied_reasons"].items(), key=lambda kv: -kv[1]):
         print("  not applied %3d: %s" % (n, why))
     return 0 if not failed else 1
 

@@ -5,7 +5,9 @@ Runs `warplint check --dump-model` on every file (of a compile database with
 -p, or the files given) and prints:
   - the share of __global__ kernels whose block shape came from the code, by
     origin (launch, pointer, member assignment, launch_bounds, ..., default);
-  - the share of shared and global accesses that got a warp evaluation;
+  - the share of shared and global accesses that got a warp evaluation (an
+    access instance no thread of the block takes under its own constants,
+    class "not executed", is counted apart);
   - for the accesses left unevaluated, a histogram of the reason classes the
     analyzer gave, and the number left with no reason at all (unexplained).
 Kernels and accesses in headers seen by several files are counted once.
@@ -97,9 +99,15 @@ def main():
     origins = collections.Counter(kernels.values())
     n_k = len(kernels)
     from_code = n_k - origins.get("default", 0) - origins.get("(none)", 0)
-    n_a = len(accesses)
+    # An access instance that no thread of the block takes under the
+    # instance's own constants ("not executed": the blockSize >= 512 step of
+    # a reduction instantiated with 64) has no warp to evaluate; it is
+    # counted apart and left out of the share, which is also printed with it.
+    not_executed = sum(1 for e in accesses.values() if not e[0] and e[1] == "not executed")
+    n_a = len(accesses) - not_executed
     evaluated = sum(1 for e in accesses.values() if e[0])
-    classes = collections.Counter(e[1] or "(unexplained)" for e in accesses.values() if not e[0])
+    classes = collections.Counter(e[1] or "(unexplained)" for e in accesses.values()
+                                  if not e[0] and e[1] != "not executed")
     unexplained = classes.get("(unexplained)", 0)
 
     def pct(a, b):
@@ -109,7 +117,10 @@ def main():
     print("kernels (__global__): %d, block shape from the code: %d (%.1f%%)" % (n_k, from_code, pct(from_code, n_k)))
     for origin, n in origins.most_common():
         print("  %-24s %5d  %5.1f%%" % (origin, n, pct(n, n_k)))
-    print("shared+global accesses: %d, evaluated: %d (%.1f%%)" % (n_a, evaluated, pct(evaluated, n_a)))
+    print("shared+global accesses: %d executed + %d not executed in their instance (no thread passes the guards)"
+          % (n_a, not_executed))
+    print("evaluated: %d of %d executed (%.1f%%); %.1f%% counting the not-executed ones as unevaluated"
+          % (evaluated, n_a, pct(evaluated, n_a), pct(evaluated, n_a + not_executed)))
     for cls, n in classes.most_common():
         print("  unevaluated: %-34s %5d  %5.1f%%" % (cls, n, pct(n, n_a)))
         if args.examples:
@@ -122,6 +133,7 @@ def main():
 
     result = {"files": len(files), "files_without_model": len(failed), "kernels": n_k,
               "kernels_shape_from_code": from_code, "origins": dict(origins), "accesses": n_a,
+              "accesses_not_executed": not_executed,
               "accesses_evaluated": evaluated, "unevaluated_classes": dict(classes), "unexplained": unexplained}
     if args.json:
         with open(args.json, "w") as f:

@@ -19,6 +19,8 @@ namespace {
 // (seed 000's MNF case stages a row read by 3 rows); `in[i] + in[i + 1]` is not.
 constexpr double kMinThreadsPerElement = 3;
 constexpr double kMinRequestsPerElement = 3;
+// Each thread must read at least this many distinct elements, on average.
+constexpr double kMinElementsPerThread = 2;
 // A warning needs the profile to say that a shared load is at least this
 // much faster than the L1 hit it replaces; below it the finding is a note.
 constexpr double kWarningGain = 2.0;
@@ -38,7 +40,8 @@ const RuleInfo kInfo{
     "finding states the reuse, the tile's shared-memory size against the profile's per-block "
     "capacity, and the profile's L1-hit against shared-load latency; it is a note unless a "
     "shared load is at least 2x faster than an L1 hit on the profiled GPU. Reads that only broadcast within one warp request, reuse across "
-    "blocks only, and arrays the kernel also writes are not reported.",
+    "blocks only, arrays the kernel also writes, and arrays each thread reads a single element of (a bias "
+    "read once per thread: nothing to amortize a tile and its barrier over) are not reported.",
     "// block (16, 16): B[k * n + col] is read by all 16 rows of threads\n"
     "float acc = 0.f;\n"
     "for (int k = 0; k < n; ++k)\n"
@@ -99,6 +102,13 @@ public:
       double threads = static_cast<double>(s.threadElementReads) / s.distinctRead;
       double requests = static_cast<double>(s.warpRequests) / s.distinctRead;
       if (threads < kMinThreadsPerElement || requests < kMinRequestsPerElement)
+        continue;
+      // A thread that reads one element of the array once has nothing to
+      // amortize a tile over: staging trades its one L1-hit load for a global
+      // load, a barrier and a shared load (a bias vector read by every row
+      // of a 2-D block is reused, but not a candidate).
+      if (s.block.threads() > 0 &&
+          static_cast<double>(s.threadElementReads) / s.block.threads() < kMinElementsPerThread)
         continue;
       const MemoryAccess *at = anchor(k, o);
       if (!at)

@@ -227,7 +227,7 @@ std::string unevaluatedEvidence(const ModeledKernel &k, const DataObject &o) {
   std::string firstClass;
   for (size_t i : o.accesses) {
     const MemoryAccess &a = k.accesses[i].fact;
-    if (!a.evals.empty())
+    if (!a.evals.empty() || a.unevaluatedClass == "not executed")
       continue;
     ++missing;
     if (firstClass.empty())

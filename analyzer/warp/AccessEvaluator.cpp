@@ -175,13 +175,21 @@ std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, co
   std::vector<int64_t> blockIdxChoices{0};
   if (readsBlockIdx)
     blockIdxChoices.push_back(1);
+  // The first, second and last warps stand for the block; when the guards
+  // leave none of them a lane (`if (tid >= 64 && tid < 96)`), every warp.
+  std::vector<int> warps = representativeWarps(block);
+  if (opts.everyWarp)
+    for (int w = 0; w * kWarpSize < block.threads(); ++w)
+      if (std::find(warps.begin(), warps.end(), w) == warps.end())
+        warps.push_back(w);
+  bool anyActiveLane = false;
   std::vector<size_t> cursor(plans.size(), 0);
   for (;;) {
     double comboSeverity = -1;
     Binding iterBinding = base;
     for (size_t i = 0; i < plans.size(); ++i)
       iterBinding.loopIter[plans[i].loop->loopId] = plans[i].iterations[cursor[i]];
-    for (int warp : representativeWarps(block)) {
+    for (int warp : warps) {
       for (int64_t bi : blockIdxChoices) {
         Binding b = iterBinding;
         b.blockIdx[0] = b.blockIdx[1] = b.blockIdx[2] = bi;
@@ -207,6 +215,7 @@ std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, co
         }
         if (anyUnknown)
           return std::nullopt;
+        anyActiveLane = anyActiveLane || lanes.activeCount() > 0;
         if (lanes.activeCount() == 0 || outOfBounds)
           continue;
         WarpAccessEval e;
@@ -253,6 +262,13 @@ std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, co
     }
     if (i == plans.size())
       break;
+  }
+  int64_t warpCount = (block.threads() + kWarpSize - 1) / kWarpSize;
+  if (!worst && !anyActiveLane && !opts.everyWarp && warpCount > static_cast<int64_t>(warps.size()) &&
+      static_cast<int64_t>(combos) * warpCount * static_cast<int64_t>(blockIdxChoices.size()) <= opts.maxBindings) {
+    EvaluationOptions every = opts;
+    every.everyWarp = true;
+    return evaluateWarpAccess(access, block, every);
   }
   if (worst && !iterationMatters)
     worst->iteration.clear();

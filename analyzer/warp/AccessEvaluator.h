@@ -34,6 +34,8 @@ struct EvaluationOptions {
   // Values of particular parameters and uniform unknowns (by symbol index);
   // the others take symbolicValue.
   std::map<int, int64_t> paramOverrides, uniformOverrides;
+  // Evaluate every warp of the block, not only the representative ones.
+  bool everyWarp = false;
 };
 
 // The worst evaluation for this block shape, or nullopt when the address

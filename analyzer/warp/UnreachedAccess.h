@@ -1,0 +1,21 @@
+#pragma once
+// An access no warp evaluation covers may simply never run: a branch that
+// the kernel's own constants rule out for this block shape (the
+// `if (blockSize >= 512)` steps of a reduction template instantiated with
+// blockSize = 64). That is a fact about the code, not a gap in the model.
+
+#include "analyzer/warp/AccessEvaluator.h"
+
+#include <vector>
+
+namespace warplint {
+
+// True when, for every shape, no thread of the block passes the access's
+// guards at any iteration of the loops it depends on, and every guard and
+// loop bound reads only constants, thread indices and block dimensions (a
+// guard on a parameter, a block index or a loaded value could pass for
+// other values, so it proves nothing).
+bool neverExecuted(const GuardedAccess &access, const std::vector<BlockShape> &shapes,
+                   const EvaluationOptions &opts);
+
+} // namespace warplint

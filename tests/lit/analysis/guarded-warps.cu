@@ -1,0 +1,74 @@
+// Accesses that only some warps of the block take are evaluated on those
+// warps (the first, second and last warps stand for the block otherwise),
+// and an access that no thread of the block takes under the kernel's own
+// constants is "not executed", not a gap in the model. A guard on a
+// parameter or a block index proves nothing: those stay "no active lane".
+// RUN: %not %warplint check %s --color=never 2>&1 | %FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not=warning: --implicit-check-not=error:
+// RUN: %warplint check %s --dump-model --color=never | %FileCheck %s --check-prefix=CHECK-MODEL
+
+__global__ void thirdWarpOnly(float *out) {
+  __shared__ float s[32 * 33];
+  unsigned t = threadIdx.x;
+  if (t >= 64 && t < 96) {
+    // CHECK-MESSAGES: :[[@LINE+1]]:5: warning: 32-way bank conflict on write of shared 's'
+    s[(t - 64) * 32] = 1.f;
+    s[(t - 64) * 33] = 2.f; // padded: silent
+  }
+  __syncthreads();
+  out[t] = s[t];
+}
+
+template <unsigned blockSize>
+__global__ void reduceSteps(const float *in, float *out) {
+  __shared__ float s[blockSize];
+  unsigned t = threadIdx.x;
+  s[t] = in[blockIdx.x * blockSize + t];
+  __syncthreads();
+  if (blockSize >= 256) {
+    if (t < 128)
+      s[t] += s[t + 128];
+    __syncthreads();
+  }
+  if (t < 32)
+    s[t] += s[t + 32];
+  if (t == 0)
+    out[blockIdx.x] = s[0];
+}
+
+__global__ void paramGuard(float *out, int n) {
+  __shared__ float s[256];
+  unsigned t = threadIdx.x;
+  s[t] = 0.f;
+  __syncthreads();
+  if (n < 4)        // false at the assumed n, true for small n: proves nothing
+    out[t] = s[t];
+  if (blockIdx.x == 7) // only block 7: block 0 stands for the grid
+    out[t] = s[t];
+}
+
+void launch(const float *in, float *out, int n) {
+  thirdWarpOnly<<<1, 128>>>(out);
+  reduceSteps<64><<<n, 64>>>(in, out);
+  reduceSteps<256><<<n, 256>>>(in, out);
+  paramGuard<<<n, 256>>>(out, n);
+}
+
+// The padded write is evaluated on warp 2, the only warp that takes it.
+// CHECK-MODEL: "warp": 2,
+// CHECK-MODEL: "text": "s[(t - 64) * 33]",
+// reduceSteps<64>: the blockSize >= 256 step is not executed; the others are evaluated.
+// CHECK-MODEL: "text": "in[blockIdx.x * blockSize + t]",
+// CHECK-MODEL: "text": "s[t]",
+// CHECK-MODEL-NEXT: "unevaluated": {
+// CHECK-MODEL-NEXT: "class": "not executed",
+// CHECK-MODEL: "text": "s[t + 128]",
+// CHECK-MODEL-NEXT: "unevaluated": {
+// CHECK-MODEL-NEXT: "class": "not executed",
+// paramGuard: a guard on a parameter or a block index proves nothing.
+// CHECK-MODEL: "name": "reduceSteps"
+// CHECK-MODEL: "class": "no active lane",
+// CHECK-MODEL: "class": "no active lane",
+// CHECK-MODEL: "class": "no active lane",
+// CHECK-MODEL: "class": "no active lane",
+// CHECK-MODEL-NOT: "not executed"
+// CHECK-MODEL: "name": "paramGuard"
