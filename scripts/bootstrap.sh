@@ -37,6 +37,29 @@ if ! command -v nvim >/dev/null 2>&1; then
     echo "bootstrap: could not install neovim; the language server's editor test will be skipped"
 fi
 
+# Emacs with eglot, the other editor those tests drive
+# (tests/e2e/test_lsp_emacs.sh); optional: without it that test is skipped.
+# An Emacs already installed (another Debian flavour, or 29+ with eglot
+# built in) is kept: emacs-nox would replace it.
+emacs_has_eglot() {
+  emacs --batch --eval '(progn (package-activate-all) (kill-emacs (if (locate-library "eglot") 0 1)))' \
+    >/dev/null 2>&1
+}
+if ! command -v emacs >/dev/null 2>&1; then
+  emacs_packages=(emacs-nox elpa-eglot)
+elif ! emacs_has_eglot; then
+  emacs_packages=(elpa-eglot)
+else
+  emacs_packages=()
+fi
+if ((${#emacs_packages[@]})); then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+      --no-install-recommends "${emacs_packages[@]}" >/dev/null; } 2>/dev/null ||
+    echo "bootstrap: could not install ${emacs_packages[*]}; the language server's Emacs test will be skipped"
+fi
+
 build_dir=${WARPLINT_BUILD_DIR:-build}
 jobs=${WARPLINT_JOBS:-$(nproc)}
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release >/dev/null
