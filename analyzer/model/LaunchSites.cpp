@@ -1,6 +1,7 @@
 #include "analyzer/model/LaunchSites.h"
 #include "analyzer/model/ExprTranslator.h"
 #include "analyzer/model/KernelWalker.h"
+#include "analyzer/model/ReachingShapes.h"
 #include "analyzer/facts/RewriteFacts.h"
 
 #include "clang/AST/Attr.h"
@@ -386,7 +387,8 @@ LaunchSite modelLaunch(ASTContext &ctx, const CUDAKernelCallExpr *call, const Fu
   if (!config || config->getNumArgs() < 2)
     return site;
   ShapeEvaluator eval(ctx, enclosing, call);
-  for (auto [var, value] : knownByBranch(ctx, call))
+  auto known = knownByBranch(ctx, call);
+  for (auto [var, value] : known)
     eval.bind(var, value);
   site.gridText = sourceText(ctx, config->getArg(0)->getSourceRange());
   {
@@ -409,6 +411,18 @@ LaunchSite modelLaunch(ASTContext &ctx, const CUDAKernelCallExpr *call, const Fu
     site.blockDims = *block;
   site.block = whole(block);
   site.blockByMemberAssignment = eval.usedMemberAssignment();
+  if (!site.block) {
+    auto integer = [&](const Expr *e) { return eval.integer(e); };
+    if (auto reaching = reachingBlockShapes(ctx, enclosing, call, config->getArg(1), integer, known)) {
+      if (reaching->shapes.size() == 1 && reaching->assumption.empty()) { // every path gives the same shape
+        site.block = reaching->shapes.front();
+        site.blockDims = {site.block->x, site.block->y, site.block->z};
+      } else {
+        site.blockChoices = std::move(reaching->shapes);
+        site.blockChoicesAssumption = std::move(reaching->assumption);
+      }
+    }
+  }
   if (config->getNumArgs() > 2 && !isa<CXXDefaultArgExpr>(config->getArg(2)))
     site.sharedBytesText = sourceText(ctx, config->getArg(2)->getSourceRange());
   return site;
