@@ -53,39 +53,9 @@ bool isDim3(QualType t) {
   return rd && rd->getName() == "dim3";
 }
 
-// One write of a local: `v = e`, `v.x = e`, `v op= e`, `++v`.
-struct Write {
-  const Expr *lhs;
-  const Expr *rhs; // null for ++ and --
-  bool compound;
-};
+using Write = HostWrite;
 
-class WriteCollector : public RecursiveASTVisitor<WriteCollector> {
-public:
-  std::vector<Write> found;
-  bool VisitBinaryOperator(BinaryOperator *b) {
-    if (b->isAssignmentOp())
-      found.push_back({b->getLHS(), b->getRHS(), b->isCompoundAssignmentOp()});
-    return true;
-  }
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *c) {
-    if (c->isAssignmentOp() && c->getNumArgs() == 2)
-      found.push_back({c->getArg(0), c->getArg(1), c->getOperator() != OO_Equal});
-    return true;
-  }
-  bool VisitUnaryOperator(UnaryOperator *u) {
-    if (u->isIncrementDecrementOp())
-      found.push_back({u->getSubExpr(), nullptr, true});
-    return true;
-  }
-};
-
-std::vector<Write> writesIn(const Stmt *s) {
-  WriteCollector c;
-  if (s)
-    c.TraverseStmt(const_cast<Stmt *>(s));
-  return std::move(c.found);
-}
+std::vector<Write> writesIn(const Stmt *s) { return hostWritesIn(s); }
 
 // What makes the path walk below unsound: jumps it does not follow and
 // lambdas that may write a captured local whenever they are called.
@@ -98,6 +68,15 @@ public:
   bool VisitLambdaExpr(LambdaExpr *) { return !(found = true); }
 };
 
+// A declaration of the toolkit or a library: it writes no user global and
+// calls no user function.
+bool inSystemHeader(const Decl *d) {
+  if (!d || isa<TranslationUnitDecl>(d) || d->getLocation().isInvalid())
+    return false;
+  const SourceManager &sm = d->getASTContext().getSourceManager();
+  return sm.isInSystemHeader(sm.getExpansionLoc(d->getLocation()));
+}
+
 // The calls of a host function in its unit; `complete` is false when the
 // function is also named other than as a direct callee (its address taken:
 // calls through the pointer are not seen) or when it may be called from
@@ -108,13 +87,8 @@ struct CallSites : public RecursiveASTVisitor<CallSites> {
   std::set<const DeclRefExpr *> callees;
   std::vector<const DeclRefExpr *> refs;
   bool shouldVisitTemplateInstantiations() const { return true; }
-  bool TraverseDecl(Decl *d) {
-    // Toolkit and library headers call no user function.
-    const SourceManager &sm = fn->getASTContext().getSourceManager();
-    if (d && !isa<TranslationUnitDecl>(d) && d->getLocation().isValid() &&
-        sm.isInSystemHeader(sm.getExpansionLoc(d->getLocation())))
-      return true;
-    return RecursiveASTVisitor::TraverseDecl(d);
+  bool TraverseDecl(Decl *d) { // toolkit and library headers call no user function
+    return inSystemHeader(d) || RecursiveASTVisitor::TraverseDecl(d);
   }
   bool VisitCallExpr(CallExpr *c) {
     if (c->getDirectCallee() && c->getDirectCallee()->getCanonicalDecl() == fn->getCanonicalDecl()) {
@@ -291,12 +265,7 @@ private:
         LocalWrites &all;
         Bodies(const SourceManager &s, LocalWrites &a) : sm(s), all(a) {}
         bool shouldVisitTemplateInstantiations() const { return true; }
-        bool TraverseDecl(Decl *d) {
-          if (d && !isa<TranslationUnitDecl>(d) && d->getLocation().isValid() &&
-              sm.isInSystemHeader(sm.getExpansionLoc(d->getLocation())))
-            return true;
-          return RecursiveASTVisitor::TraverseDecl(d);
-        }
+        bool TraverseDecl(Decl *d) { return inSystemHeader(d) || RecursiveASTVisitor::TraverseDecl(d); }
         void add(const Stmt *s) {
           LocalWrites w = LocalWrites::collect(s);
           for (auto &[var, n] : w.writes)
@@ -599,6 +568,35 @@ private:
 };
 
 } // namespace
+
+namespace {
+class HostWriteCollector : public RecursiveASTVisitor<HostWriteCollector> {
+public:
+  std::vector<HostWrite> found;
+  bool VisitBinaryOperator(BinaryOperator *b) {
+    if (b->isAssignmentOp())
+      found.push_back({b->getLHS(), b->getRHS(), b->isCompoundAssignmentOp()});
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *c) {
+    if (c->isAssignmentOp() && c->getNumArgs() == 2)
+      found.push_back({c->getArg(0), c->getArg(1), c->getOperator() != OO_Equal});
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *u) {
+    if (u->isIncrementDecrementOp())
+      found.push_back({u->getSubExpr(), nullptr, true});
+    return true;
+  }
+};
+} // namespace
+
+std::vector<HostWrite> hostWritesIn(const Stmt *s) {
+  HostWriteCollector c;
+  if (s)
+    c.TraverseStmt(const_cast<Stmt *>(s));
+  return std::move(c.found);
+}
 
 std::optional<ReachingShapes>
 reachingBlockShapes(ASTContext &ctx, const FunctionDecl *fn, const Stmt *launch, const Expr *blockArg,

@@ -38,6 +38,15 @@ struct ReachingShapes {
   std::string assumption;
 };
 
+// Every assignment, compound assignment and increment in `s`, in source
+// order: what writes a host local, a dim3 member or a function pointer.
+struct HostWrite {
+  const clang::Expr *lhs = nullptr;
+  const clang::Expr *rhs = nullptr; // null for ++ and --
+  bool compound = false;            // +=, ++ and the like: the new value depends on the old one
+};
+std::vector<HostWrite> hostWritesIn(const clang::Stmt *s);
+
 // `integer` evaluates an expression that needs no path (a constant, a local
 // initialized once) and returns nullopt otherwise; `known` are locals whose
 // value the launch's position fixes (`case 256:` of `switch (threads)`).
