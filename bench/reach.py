@@ -14,11 +14,12 @@ Kernels and accesses in headers seen by several files are counted once.
 Targets (issue 10): >= 90% shapes from code, >= 90% evaluated, 0 unexplained.
 
 usage: bench/reach.py [-p BUILD_DIR] [FILES...] [--warplint PATH] [-j N]
-                      [--json OUT.json] [--examples N] [--targets]
+                      [--json OUT.json] [--examples N] [--timeout S] [--targets]
 """
-import argparse, collections, concurrent.futures, json, os, subprocess, sys
+import argparse, collections, concurrent.futures, json, os, subprocess, sys, time
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+slow = []  # (seconds, file) of each file that finished
 
 
 def database_files(build_dir):
@@ -32,12 +33,17 @@ def database_files(build_dir):
     return files
 
 
-def dump_model(warplint, build_dir, path):
+def dump_model(warplint, build_dir, path, timeout=None):
     cmd = [warplint, "check", "--dump-model"]
     if build_dir:
         cmd += ["-p", build_dir]
     cmd.append(path)
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    start = time.time()
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        slow.append((time.time() - start, path))
+    except subprocess.TimeoutExpired:
+        return [], "timed out after %ds" % timeout
     try:
         return json.loads(r.stdout), None
     except json.JSONDecodeError:
@@ -56,6 +62,7 @@ def main():
     ap.add_argument("-j", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--json", help="write the counts here as JSON")
     ap.add_argument("--examples", type=int, default=0, help="show N example accesses per unevaluated class")
+    ap.add_argument("--timeout", type=int, help="seconds per file; a file that takes longer counts as without a model")
     ap.add_argument("--targets", action="store_true", help="exit 1 unless the issue-10 targets are met")
     args = ap.parse_args()
 
@@ -66,10 +73,11 @@ def main():
         ap.error("no files: give -p BUILD_DIR or FILES")
 
     kernels = {}   # key -> origin
+    kernel_where = {}  # key -> "file:line: name"
     accesses = {}  # key -> (evaluated, class, reason, text)
     failed = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as pool:
-        for path, (units, err) in zip(files, pool.map(lambda f: dump_model(args.warplint, args.build_dir, f), files)):
+        for path, (units, err) in zip(files, pool.map(lambda f: dump_model(args.warplint, args.build_dir, f, args.timeout), files)):
             if err:
                 failed.append((path, err))
                 continue
@@ -84,6 +92,7 @@ def main():
                         origin = k.get("block_origin") or "(none)"
                         if kernels.get(kkey, "default") in ("default", "(none)"):
                             kernels[kkey] = origin
+                            kernel_where[kkey] = "%s:%d: %s" % (k["loc"].get("file", ""), k["loc"].get("line", 0), k["name"])
                     for a in k.get("accesses", []):
                         if a.get("space") not in ("shared", "global"):
                             continue
@@ -117,6 +126,9 @@ def main():
     print("kernels (__global__): %d, block shape from the code: %d (%.1f%%)" % (n_k, from_code, pct(from_code, n_k)))
     for origin, n in origins.most_common():
         print("  %-24s %5d  %5.1f%%" % (origin, n, pct(n, n_k)))
+        if args.examples and origin in ("default", "(none)"):
+            for key in [key for key, o in kernels.items() if o == origin][: args.examples]:
+                print("      %s" % kernel_where[key])
     print("shared+global accesses: %d executed + %d not executed in their instance (no thread passes the guards)"
           % (n_a, not_executed))
     print("evaluated: %d of %d executed (%.1f%%); %.1f%% counting the not-executed ones as unevaluated"
@@ -130,6 +142,9 @@ def main():
     print("unexplained: %d" % unexplained)
     for path, err in failed[:10]:
         print("  no model: %s (%s)" % (path, err))
+    for seconds, path in sorted(slow, reverse=True)[:5]:
+        if seconds >= 60:
+            print("  slow: %s took %.0fs" % (path, seconds))
 
     result = {"files": len(files), "files_without_model": len(failed), "kernels": n_k,
               "kernels_shape_from_code": from_code, "origins": dict(origins), "accesses": n_a,

@@ -213,6 +213,10 @@ nlohmann::json modelToJson(const AnalysisResults &results) {
           dims.push_back(d ? nlohmann::json(*d) : nlohmann::json(nullptr));
         lj["block_partial"] = dims;
       }
+      for (auto &b : l.blockChoices)
+        lj["block_choices"].push_back(shape(b));
+      if (!l.blockChoicesAssumption.empty())
+        lj["block_choices_assumption"] = l.blockChoicesAssumption;
       if (l.viaPointer)
         lj["via_pointer"] = true;
       if (!l.externalKernelKeys.empty())

@@ -47,6 +47,32 @@ ShapeChoice wholeShapes(const ModeledKernel &k, const std::vector<const LaunchSi
   return c;
 }
 
+// The launches whose block size is chosen on different paths: every shape
+// that may reach them is tried, and the verdict must hold for all.
+ShapeChoice chosenShapes(const ModeledKernel &k, const std::vector<const LaunchSite *> &launches) {
+  ShapeChoice c;
+  std::string assumption;
+  for (const LaunchSite *l : launches) {
+    if (l->block)
+      continue;
+    for (const BlockShape &b : l->blockChoices)
+      addShape(c.shapes, b);
+    if (assumption.empty())
+      assumption = l->blockChoicesAssumption;
+    if (c.source.empty() && !l->blockChoices.empty()) {
+      const std::string &why = l->blockChoicesAssumption;
+      c.source = "launch at " + where(*l, k) + " with block '" + l->blockText + "' " +
+                 (why == "caller arguments"   ? "from the arguments of the launching function's callers in this file: "
+                  : why == "unwritten global" ? "from a global that nothing in this file writes: "
+                                              : "chosen on different paths: ") +
+                 shapeList(l->blockChoices);
+    }
+  }
+  c.origin = assumption.empty() ? "branch-chosen launch" : assumption;
+  c.assumed = true;
+  return c;
+}
+
 // The launches that fix some components of the block shape but not all.
 ShapeChoice partialShapes(const ModeledKernel &k, const std::vector<const LaunchSite *> &launches) {
   ShapeChoice c;
@@ -108,6 +134,11 @@ ShapeChoice chooseBlockShapes(const ModeledKernel &k, const std::vector<const La
 
   for (bool isForeign : {false, true}) {
     ShapeChoice c = wholeShapes(k, isForeign ? other : own, isForeign);
+    if (!c.shapes.empty())
+      return c;
+  }
+  for (const auto *launches : {&own, &other}) {
+    ShapeChoice c = chosenShapes(k, *launches);
     if (!c.shapes.empty())
       return c;
   }

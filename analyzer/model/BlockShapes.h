@@ -1,7 +1,8 @@
 // Which block shapes a kernel's accesses are evaluated under, and why: the
 // launches of its own unit, then launches in other units of the compile
-// database, then launches that fix only some components (each unknown one
-// tried over plausible sizes), then __launch_bounds__, then a set of
+// database, then launches whose block size is chosen on different paths
+// (every shape that may reach them), then launches that fix only some
+// components (each unknown one tried over plausible sizes), then __launch_bounds__, then a set of
 // plausible shapes. The rules treat every route but a whole launch shape as
 // an assumption (KernelInfo::blockShapeAssumed) and report only what holds
 // for all the shapes tried.

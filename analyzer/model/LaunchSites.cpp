@@ -1,6 +1,7 @@
 #include "analyzer/model/LaunchSites.h"
 #include "analyzer/model/ExprTranslator.h"
 #include "analyzer/model/KernelWalker.h"
+#include "analyzer/model/ReachingShapes.h"
 #include "analyzer/facts/RewriteFacts.h"
 
 #include "clang/AST/Attr.h"
@@ -20,39 +21,11 @@ namespace {
 
 using PartialShape = std::array<std::optional<int64_t>, 3>;
 
-// Every assignment, compound assignment and increment in a function body:
-// what writes a dim3 member or a function-pointer variable.
-struct Assignment {
-  const Expr *lhs = nullptr;
-  const Expr *rhs = nullptr; // null for ++ and --
-  bool compound = false;     // +=, ++ and the like: the new value depends on the old one
-};
+using Assignment = HostWrite;
 
-class AssignmentCollector : public RecursiveASTVisitor<AssignmentCollector> {
-public:
-  std::vector<Assignment> found;
-  bool VisitBinaryOperator(BinaryOperator *b) {
-    if (b->isAssignmentOp())
-      found.push_back({b->getLHS(), b->getRHS(), b->isCompoundAssignmentOp()});
-    return true;
-  }
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *c) {
-    if (c->isAssignmentOp() && c->getNumArgs() == 2)
-      found.push_back({c->getArg(0), c->getArg(1), c->getOperator() != OO_Equal});
-    return true;
-  }
-  bool VisitUnaryOperator(UnaryOperator *u) {
-    if (u->isIncrementDecrementOp())
-      found.push_back({u->getSubExpr(), nullptr, true});
-    return true;
-  }
-  static std::vector<Assignment> in(const FunctionDecl *fn) {
-    AssignmentCollector c;
-    if (fn && fn->getBody())
-      c.TraverseStmt(fn->getBody());
-    return std::move(c.found);
-  }
-};
+std::vector<HostWrite> assignmentsIn(const FunctionDecl *fn) {
+  return hostWritesIn(fn ? fn->getBody() : nullptr);
+}
 
 const VarDecl *varOf(const Expr *e) {
   if (auto *dre = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()))
@@ -141,7 +114,7 @@ public:
   // `at`: the launch, where dim3 variables are read.
   ShapeEvaluator(ASTContext &ctx, const FunctionDecl *fn, const Stmt *at)
       : ctx_(ctx), at_(at), writes_(LocalWrites::collect(fn ? fn->getBody() : nullptr)), tr_(ctx, fn, writes_),
-        assignments_(AssignmentCollector::in(fn)) {}
+        assignments_(assignmentsIn(fn)) {}
 
   void bind(const VarDecl *v, int64_t value) { tr_.bindLoopVar(v, IndexExpr::constant(value)); }
   // Whether a member assignment set a known component since the last reset.
@@ -346,7 +319,7 @@ std::vector<const FunctionDecl *> launchedKernels(const CUDAKernelCallExpr *call
     return out;
   namedKernels(var->getInit(), out);
   // Assignments `k = a;` and `table[i] = a;` in the launching function.
-  for (const Assignment &a : AssignmentCollector::in(enclosing)) {
+  for (const Assignment &a : assignmentsIn(enclosing)) {
     const Expr *lhs = a.lhs->IgnoreParenImpCasts();
     while (auto *sub = dyn_cast<ArraySubscriptExpr>(lhs))
       lhs = sub->getBase()->IgnoreParenImpCasts();
@@ -386,7 +359,8 @@ LaunchSite modelLaunch(ASTContext &ctx, const CUDAKernelCallExpr *call, const Fu
   if (!config || config->getNumArgs() < 2)
     return site;
   ShapeEvaluator eval(ctx, enclosing, call);
-  for (auto [var, value] : knownByBranch(ctx, call))
+  auto known = knownByBranch(ctx, call);
+  for (auto [var, value] : known)
     eval.bind(var, value);
   site.gridText = sourceText(ctx, config->getArg(0)->getSourceRange());
   {
@@ -409,6 +383,18 @@ LaunchSite modelLaunch(ASTContext &ctx, const CUDAKernelCallExpr *call, const Fu
     site.blockDims = *block;
   site.block = whole(block);
   site.blockByMemberAssignment = eval.usedMemberAssignment();
+  if (!site.block) {
+    auto integer = [&](const Expr *e) { return eval.integer(e); };
+    if (auto reaching = reachingBlockShapes(ctx, enclosing, call, config->getArg(1), integer, known)) {
+      if (reaching->shapes.size() == 1 && reaching->assumption.empty()) { // every path gives the same shape
+        site.block = reaching->shapes.front();
+        site.blockDims = {site.block->x, site.block->y, site.block->z};
+      } else {
+        site.blockChoices = std::move(reaching->shapes);
+        site.blockChoicesAssumption = std::move(reaching->assumption);
+      }
+    }
+  }
   if (config->getNumArgs() > 2 && !isa<CXXDefaultArgExpr>(config->getArg(2)))
     site.sharedBytesText = sourceText(ctx, config->getArg(2)->getSourceRange());
   return site;

@@ -121,6 +121,15 @@ struct LaunchSite {
   // `dim3 b(16, h)` gives x only).
   std::array<std::optional<int64_t>, 3> blockDims;
   bool blockByMemberAssignment = false; // a component came from `b.x = 16;`
+  // When `block` is unset because the block size is chosen on different
+  // paths (`if (x) t = 128; else t = 256;`): every shape that may reach the
+  // launch (analyzer/model/ReachingShapes.h). Empty otherwise.
+  std::vector<BlockShape> blockChoices;
+  // Set when some value of blockChoices came from outside the launching
+  // function's paths: "caller arguments" (a parameter, from its callers'
+  // arguments in the unit) or "unwritten global" (a non-const global that
+  // nothing in the unit writes). Callers and writers elsewhere are not seen.
+  std::string blockChoicesAssumption;
   // The kernels it may start that are only declared in its unit (defined in
   // another one), as KernelInfo::key: what launches in other files of a
   // compile database are matched by.

@@ -74,9 +74,11 @@ void launchColumn(float *a, int n, int h) {
   columns<<<1, block>>>(a, n);
 }
 
-// A member set to different values on different paths is unknown.
+// A member set to different values on different paths: each value that may
+// reach the launch is a shape to try (not the default-constructed 1: both
+// paths overwrite it).
 __global__ void twoWidths(float *a, int n) { a[threadIdx.x] = 0.f; }
-// CHECK: twoWidths: partial launch (32, 1, 1) (64, 1, 1) (128, 1, 1) (256, 1, 1)
+// CHECK: twoWidths: branch-chosen launch (64, 1, 1) (256, 1, 1)
 
 void launchTwoWidths(float *a, int n, bool wide) {
   dim3 block;
@@ -110,13 +112,14 @@ void launchAssignedOnce(float *a, int n) {
 }
 
 // Writes are read in order: a member set after one launch changes only the
-// later one; a write on one path only leaves the member unknown.
+// later one; a write on one path only gives two shapes, the old value and
+// the new one.
 __global__ void firstPass(float *a) { a[threadIdx.x] = 0.f; }
 __global__ void secondPass(float *a) { a[threadIdx.x] = 1.f; }
 __global__ void maybeWide(float *a) { a[threadIdx.x] = 2.f; }
 // CHECK: firstPass: launch (128, 1, 1)
 // CHECK: secondPass: member assignment (64, 1, 1)
-// CHECK: maybeWide: partial launch (32, 1, 1) (64, 1, 1) (128, 1, 1) (256, 1, 1)
+// CHECK: maybeWide: branch-chosen launch (128, 1, 1) (256, 1, 1)
 
 void launchReassigned(float *a, bool wide) {
   dim3 threads(128, 1);
@@ -127,6 +130,177 @@ void launchReassigned(float *a, bool wide) {
   if (wide)
     maybe.x = 256;
   maybeWide<<<1, maybe>>>(a);
+}
+
+// ---- block sizes chosen on different paths ----
+
+// An integer assigned in both branches, through else-if chains and ?:.
+__global__ void pickedSize(float *a) { a[threadIdx.x] = 0.f; }
+__global__ void pickedChain(float *a) { a[threadIdx.x] = 1.f; }
+__global__ void pickedTernary(float *a) { a[threadIdx.x] = 2.f; }
+// CHECK: pickedSize: branch-chosen launch (128, 1, 1) (256, 1, 1)
+// CHECK: pickedChain: branch-chosen launch (64, 1, 1) (256, 1, 1) (512, 1, 1)
+// CHECK: pickedTernary: branch-chosen launch (32, 1, 1) (96, 1, 1)
+
+void launchPicked(float *a, int n, bool small) {
+  int threads;
+  if (small)
+    threads = 128;
+  else
+    threads = 256;
+  pickedSize<<<n / threads, threads>>>(a);
+  unsigned chain = 512;
+  if (n < 1000)
+    chain = 64;
+  else if (n < 100000)
+    chain = 256;
+  pickedChain<<<1, chain>>>(a);
+  int t = small ? 32 : 96;
+  pickedTernary<<<1, dim3(t, 1)>>>(a);
+}
+
+// A dim3 whose members are set in both branches, the other member common;
+// a path that returns first does not reach the launch.
+__global__ void pickedRows(float *a) { a[threadIdx.y * 64 + threadIdx.x] = 0.f; }
+// CHECK: pickedRows: branch-chosen launch (32, 4, 1) (32, 8, 1)
+
+bool pickedRowsFails(int mode);
+void launchPickedRows(float *a, int mode) {
+  dim3 threads;
+  threads.x = 32;
+  if (pickedRowsFails(mode)) {
+    threads.y = 16;
+    return;
+  }
+  if (mode == 0) {
+    threads.y = 4;
+  } else {
+    threads.y = 8;
+  }
+  pickedRows<<<1, threads>>>(a);
+}
+
+// Both paths give the same size: one shape, as good as a constant.
+__global__ void sameEitherWay(float *a) { a[threadIdx.x] = 0.f; }
+// CHECK: sameEitherWay: launch (192, 1, 1)
+
+void launchSameEitherWay(float *a, bool b) {
+  int threads;
+  if (b)
+    threads = 192;
+  else
+    threads = 3 * 64;
+  sameEitherWay<<<1, threads>>>(a);
+}
+
+// Not followed: a path where the size is a runtime value, a size changed in
+// a loop from its own value, one whose address escapes, a function with a
+// goto. An integer block size leaves y and z 1: x is tried over plausible
+// sizes, as before.
+__global__ void runtimeOnOnePath(float *a) { a[threadIdx.x] = 0.f; }
+__global__ void doubledInLoop(float *a) { a[threadIdx.x] = 1.f; }
+__global__ void escapedSize(float *a) { a[threadIdx.x] = 2.f; }
+__global__ void gotoSize(float *a) { a[threadIdx.x] = 3.f; }
+// CHECK: runtimeOnOnePath: partial launch (32, 1, 1) (64, 1, 1) (128, 1, 1) (256, 1, 1)
+// CHECK: doubledInLoop: partial launch (32, 1, 1) (64, 1, 1) (128, 1, 1) (256, 1, 1)
+// CHECK: escapedSize: partial launch (32, 1, 1) (64, 1, 1) (128, 1, 1) (256, 1, 1)
+// CHECK: gotoSize: partial launch (32, 1, 1) (64, 1, 1) (128, 1, 1) (256, 1, 1)
+
+void readSize(int *t);
+void launchNotFollowed(float *a, int n) {
+  int threads = 256;
+  if (n < 256)
+    threads = n;
+  runtimeOnOnePath<<<1, threads>>>(a);
+  int grow = 32;
+  for (int i = 0; i < n; ++i)
+    grow = grow * 2;
+  doubledInLoop<<<1, grow>>>(a);
+  int escaped = 128;
+  if (n > 1)
+    escaped = 256;
+  readSize(&escaped);
+  escapedSize<<<1, escaped>>>(a);
+}
+void launchWithGoto(float *a, int n) {
+  int threads = 128;
+  if (n > 5)
+    threads = 256;
+again:
+  gotoSize<<<1, threads>>>(a);
+  if (threads < 1024) {
+    threads = 1024; // reaches the launch through the goto
+    goto again;
+  }
+}
+
+// ---- block sizes handed in by the launching function's callers ----
+
+// The arguments of every call in the file, followed one more call up; even a
+// single shape stays an assumption (callers in other files are not seen).
+__global__ void sizedByCaller(float *a) { a[threadIdx.x] = 0.f; }
+__global__ void tiledByCaller(float *a) { a[threadIdx.y * 16 + threadIdx.x] = 0.f; }
+// CHECK: sizedByCaller: caller arguments (128, 1, 1) (512, 1, 1)
+// CHECK: tiledByCaller: caller arguments (16, 16, 1)
+
+void launchSized(float *a, int threads) { sizedByCaller<<<1, threads>>>(a); }
+void forwardSized(float *a, int threads) { launchSized(a, threads); }
+void runSized(float *a, bool big) {
+  launchSized(a, 128);
+  int t = big ? 512 : 128;
+  forwardSized(a, t);
+}
+void launchTiled(float *a, dim3 block) { tiledByCaller<<<1, block>>>(a); }
+void runTiled(float *a) { launchTiled(a, dim3(16, 16)); }
+
+// Not followed: a launcher whose address is taken, a caller passing a
+// runtime value, a parameter the launcher changes.
+__global__ void sizedByPointer(float *a) { a[threadIdx.x] = 0.f; }
+__global__ void sizedAtRuntime(float *a) { a[threadIdx.x] = 1.f; }
+__global__ void sizedChanged(float *a) { a[threadIdx.x] = 2.f; }
+// CHECK: sizedByPointer: partial launch (32, 1, 1) (64, 1, 1) (128, 1, 1) (256, 1, 1)
+// CHECK: sizedAtRuntime: partial launch (32, 1, 1) (64, 1, 1) (128, 1, 1) (256, 1, 1)
+// CHECK: sizedChanged: partial launch (32, 1, 1) (64, 1, 1) (128, 1, 1) (256, 1, 1)
+
+void launchByPointer(float *a, int threads) { sizedByPointer<<<1, threads>>>(a); }
+void (*launcher)(float *, int) = launchByPointer;
+void runByPointer(float *a) { launchByPointer(a, 64); }
+void launchAtRuntime(float *a, int threads) { sizedAtRuntime<<<1, threads>>>(a); }
+void runAtRuntime(float *a, int n) {
+  launchAtRuntime(a, 64);
+  launchAtRuntime(a, n);
+}
+void launchChanged(float *a, int threads) {
+  threads *= 2;
+  sizedChanged<<<1, threads>>>(a);
+}
+void runChanged(float *a) { launchChanged(a, 64); }
+
+// ---- block sizes in globals that are not const ----
+
+// Nothing in the file writes them: their initializers, as an assumption
+// (another file could). One that is written, or whose address is taken, is
+// not followed.
+unsigned gThreadsPerDim = 16;
+unsigned gThreads = gThreadsPerDim * gThreadsPerDim;
+unsigned gWritten = 128;
+int gAddressTaken = 64;
+int *gAlias = &gAddressTaken;
+__global__ void globalSized(float *a) { a[threadIdx.x] = 0.f; }
+__global__ void globalTiled(float *a) { a[threadIdx.y * 16 + threadIdx.x] = 0.f; }
+__global__ void globalWrittenSize(float *a) { a[threadIdx.x] = 1.f; }
+__global__ void globalAliasedSize(float *a) { a[threadIdx.x] = 2.f; }
+// CHECK: globalSized: unwritten global (256, 1, 1)
+// CHECK: globalTiled: unwritten global (16, 16, 1)
+// CHECK: globalWrittenSize: partial launch (32, 1, 1) (64, 1, 1) (128, 1, 1) (256, 1, 1)
+// CHECK: globalAliasedSize: partial launch (32, 1, 1) (64, 1, 1) (128, 1, 1) (256, 1, 1)
+
+void setWritten(unsigned n) { gWritten = n; }
+void launchGlobals(float *a) {
+  globalSized<<<1, gThreads>>>(a);
+  globalTiled<<<1, dim3(gThreadsPerDim, gThreadsPerDim)>>>(a);
+  globalWrittenSize<<<1, gWritten>>>(a);
+  globalAliasedSize<<<1, gAddressTaken>>>(a);
 }
 
 // ---- block sizes spelled as constants ----

@@ -62,6 +62,43 @@ __global__ void halfRows(float *out) {
   out[threadIdx.y * 32 + threadIdx.x] = rows[threadIdx.y][threadIdx.x];
 }
 
+// ---- block size chosen on different paths: every reaching shape is tried ----
+
+// Strided by 32 words under both 1-D widths the launcher may pick: a warning
+// that says the shape was chosen on different paths.
+__global__ void stridedChosen(float *out) {
+  // CHECK-MESSAGES: :[[@LINE+5]]:3: warning: uncoalesced global write of 'out': 32 sectors per request where 4 suffice{{.*}} [global-uncoalesced]
+  // CHECK-MESSAGES: note: 32 lanes each move 4 bytes
+  // CHECK-MESSAGES: note: block (128, 1, 1) assumed: launch at line {{[0-9]+}} with block 'threads' chosen on different paths: (128, 1, 1), (256, 1, 1)
+  // CHECK-MESSAGES: note: address of
+  // CHECK-MESSAGES: note: the block shape is unknown (branch-chosen launch); this holds for every plausible shape tried: (128, 1, 1), (256, 1, 1)
+  out[threadIdx.x * 32] = 0.f;
+}
+
+// Rows of 32 words written by a 16-wide or a 32-wide block: only the 16-wide
+// one conflicts, so a note, never a warning.
+__global__ void rowsChosen(float *out) {
+  __shared__ float rows[8][32];
+  // CHECK-MESSAGES: :[[@LINE+2]]:3: note: 2-way bank conflict on write of shared 'rows'{{.*}}; only with block (16, 8, 1) [shared-bank-conflict]
+  // CHECK-MESSAGES: note: the block shape is unknown (branch-chosen launch) and the verdict depends on it: it holds for (16, 8, 1) but not for (32, 8, 1)
+  rows[threadIdx.y][threadIdx.x] = out[0];
+}
+
+// Coalesced under both: silent.
+__global__ void copyChosen(float *out, const float *in) { out[blockIdx.x * blockDim.x + threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x]; }
+
+void launchChosen(float *out, const float *in, int n, bool narrow) {
+  int threads = 256;
+  if (narrow)
+    threads = 128;
+  stridedChosen<<<n / threads, threads>>>(out);
+  copyChosen<<<n / threads, threads>>>(out, in);
+  dim3 tile(32, 8);
+  if (narrow)
+    tile.x = 16;
+  rowsChosen<<<1, tile>>>(out);
+}
+
 // ---- negatives ----
 
 // Coalesced under every shape.
