@@ -11,7 +11,9 @@
 //              s[8*t + k], k < 4 and k < 8 (LDS.128, two of them); the same
 //              as writes (STS.128); in the kernel's only static __shared__
 //              array (ptxas places it at offset 0) and in an extern
-//              (dynamic) one, which PTX declares 16-byte aligned.
+//              (dynamic) one, which PTX declares 16-byte aligned. Rows of
+//              32 words walked by k < 32 (m[t][k]) were measured on the H100
+//              as LDS.128 (tests/gpu/RESULTS.md, Repro B).
 //   not fused: a second static __shared__ array (ptxas packs it after the
 //              first, 4-byte aligned); `if (k < n)` inside the loop
 //              (predicated word loads); rows of 33 words (s[r][4*c + k]).
