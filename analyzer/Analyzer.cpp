@@ -6,6 +6,7 @@
 #include "analyzer/facts/DataObjects.h"
 #include "analyzer/model/KernelWalker.h"
 #include "analyzer/model/LaunchSites.h"
+#include "analyzer/warp/FusedWords.h"
 #include "analyzer/warp/NarrowAccessGroups.h"
 #include "analyzer/warp/PaddingTrials.h"
 #include "analyzer/warp/UniformSweep.h"
@@ -334,7 +335,13 @@ void evaluateKernel(ModeledKernel &k, const std::vector<size_t> &launches, const
       explainUnknownIndex(*a.guarded.byteOffset, f);
       continue;
     }
-    evaluateAccess(a.guarded, shapes, eo, f);
+    // Words the compiler fuses into one wide access are evaluated as it.
+    if (auto fused = fuseUnrolledWords(k, a)) {
+      evaluateAccess(fused->access, shapes, eo, f);
+      f.assumptions.push_back(fused->note);
+    } else {
+      evaluateAccess(a.guarded, shapes, eo, f);
+    }
   }
   for (auto &a : k.accesses) {
     MemoryAccess &f = a.fact;

@@ -6,22 +6,38 @@ parses with (`--print-clang-command`, driver renamed clang++-19), which is
 `clang++-19 -fsyntax-only --cuda-device-only` with the same flags. Prints the
 median of N runs of each and the ratio of the totals. Target: <= 1.15.
 
-usage: bench/parse_floor.py [--warplint build/bin/warplint] [--runs 5] [--no-cuda-toolkit] [FILES...]
+With `--cpu`, the CPU seconds (user + system) of each process are compared
+instead of wall time: steadier on a machine other jobs share. `-p DB` checks
+database files with their own flags; `--timeout S` stops a pathological
+file's warplint run and lists it (its ratio is then a lower bound).
+
+usage: bench/parse_floor.py [--warplint build/bin/warplint] [--runs 5] [--no-cuda-toolkit]
+                            [--cpu] [-p DB] [--timeout S] [FILES...]
 """
-import argparse, glob, os, shlex, statistics, subprocess, sys, time
+import argparse, glob, os, shlex, statistics, subprocess, sys, threading, time
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def timed(cmd, runs, ok_codes):
+def timed(cmd, runs, ok_codes, cpu=False, timeout=None):
+    """Median seconds of `runs` runs, and whether one ran past `timeout`."""
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        times.append(time.perf_counter() - t0)
-        if r.returncode not in ok_codes:
-            sys.exit("command failed (%d): %s" % (r.returncode, " ".join(cmd)))
-    return statistics.median(times)
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        killer = threading.Timer(timeout, p.kill) if timeout else None
+        if killer:
+            killer.start()
+        _, status, usage = os.wait4(p.pid, 0)
+        if killer:
+            killer.cancel()
+        p.returncode = os.waitstatus_to_exitcode(status)
+        times.append(usage.ru_utime + usage.ru_stime if cpu else time.perf_counter() - t0)
+        if p.returncode == -9 and timeout:
+            return times[-1], True
+        if p.returncode not in ok_codes:
+            sys.exit("command failed (%d): %s" % (p.returncode, " ".join(cmd)))
+    return statistics.median(times), False
 
 
 def main():
@@ -30,12 +46,18 @@ def main():
     ap.add_argument("--clang", default="clang++-19")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--no-cuda-toolkit", action="store_true")
+    ap.add_argument("--cpu", action="store_true", help="compare CPU seconds, not wall time")
+    ap.add_argument("-p", help="compile database directory for the files")
+    ap.add_argument("--timeout", type=float, help="seconds before a warplint run is stopped")
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
     files = a.files or sorted(glob.glob(os.path.join(root, "examples", "*.cu")) +
                               glob.glob(os.path.join(root, "tests", "lit", "rules", "*.cu")) +
                               glob.glob(os.path.join(root, "bench", "inputs", "*.cu")))
     mode = ["--no-cuda-toolkit"] if a.no_cuda_toolkit else []
+    if a.p:
+        mode += ["-p", a.p]
+    stopped = []
     total_w = total_f = 0.0
     print("%-40s %10s %10s %7s" % ("file", "warplint", "floor", "ratio"))
     for f in files:
@@ -44,12 +66,18 @@ def main():
         floor = shlex.split(line)
         floor[0] = a.clang
         # warplint exits 1 on findings; clang exits 1 on host-side errors it tolerates.
-        w = timed([a.warplint, "check", f, "--format", "json"] + mode, a.runs, (0, 1))
-        c = timed(floor, a.runs, (0, 1))
+        w, late = timed([a.warplint, "check", f, "--format", "json"] + mode, a.runs, (0, 1), a.cpu, a.timeout)
+        c, _ = timed(floor, a.runs, (0, 1), a.cpu)
+        if late:
+            stopped.append(f)
         total_w += w
         total_f += c
-        print("%-40s %9.3fs %9.3fs %6.2fx" % (os.path.relpath(f, root)[-40:], w, c, w / c))
-    print("%-40s %9.3fs %9.3fs %6.2fx" % ("TOTAL (median of %d runs each)" % a.runs, total_w, total_f, total_w / total_f))
+        print("%-40s %9.3fs %9.3fs %6.2fx%s" % (os.path.relpath(f, root)[-40:], w, c, w / c,
+                                              " (stopped at the timeout)" if late else ""), flush=True)
+    print("%-40s %9.3fs %9.3fs %6.2fx" % ("TOTAL (%s, median of %d runs each)" % ("CPU" if a.cpu else "wall", a.runs),
+                                          total_w, total_f, total_w / total_f))
+    for f in stopped:
+        print("stopped at the timeout (%gs): %s" % (a.timeout, f))
 
 
 if __name__ == "__main__":

@@ -2,8 +2,12 @@
 #include "analyzer/warp/WarpSimulator.h"
 
 #include <algorithm>
+#include <array>
+#include <functional>
+#include <map>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 namespace warplint {
 
@@ -130,9 +134,140 @@ double evaluationSeverity(const WarpAccessEval &e, AddressSpace space) {
   return static_cast<double>(e.sectors) / e.idealSectors;
 }
 
-std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, const BlockShape &block,
-                                                 const EvaluationOptions &opts) {
+namespace {
+
+using SymbolTest = std::function<bool(const Symbol &)>;
+
+// Whether `e` reads a symbol `is` picks.
+bool readsAny(const IndexExpr &e, const SymbolTest &is) {
+  std::vector<Symbol> syms;
+  e.collectSymbols(syms);
+  return std::any_of(syms.begin(), syms.end(), is);
+}
+
+SymbolTest sweptSymbol(const std::vector<int> &ids) {
+  return [&ids](const Symbol &s) {
+    return s.kind == SymbolKind::Uniform && std::find(ids.begin(), ids.end(), s.index) != ids.end();
+  };
+}
+
+bool isThreadIdx(const Symbol &s) { return s.kind == SymbolKind::ThreadIdx; }
+
+// Whether `e` is affine in the symbols `is` picks, jointly, by its form:
+// then e(x) = e(0) + sum_i x_i * (e(unit_i) - e(0)) exactly, and e(x) fails
+// to evaluate exactly when e(0) does (the operators that can fail never see
+// those symbols).
+bool affineIn(const IndexExpr &e, const SymbolTest &is) {
+  if (!readsAny(e, is))
+    return true;
+  switch (e.op) {
+  case ExprOp::Sym:
+    return true;
+  case ExprOp::Add:
+  case ExprOp::Sub:
+    return affineIn(*e.operands[0], is) && affineIn(*e.operands[1], is);
+  case ExprOp::Neg:
+    return affineIn(*e.operands[0], is);
+  case ExprOp::Mul:
+    return (!readsAny(*e.operands[0], is) && affineIn(*e.operands[1], is)) ||
+           (!readsAny(*e.operands[1], is) && affineIn(*e.operands[0], is));
+  case ExprOp::Shl:
+    return !readsAny(*e.operands[1], is) && affineIn(*e.operands[0], is);
+  case ExprOp::LoopVar: // init +- k * step
+    return (e.loop->stepOp == ExprOp::Add || e.loop->stepOp == ExprOp::Sub) && affineIn(*e.loop->init, is) &&
+           affineIn(*e.loop->step, is);
+  default:
+    return false;
+  }
+}
+
+// What the simulator says about one warp's lane addresses does not change
+// when every address moves by a multiple of 128 bytes (banks repeat every
+// 128 bytes, sectors every 32, lines every 128): such patterns are measured
+// once. The key: the active lanes and their addresses moved so that the
+// first active one lies in [0, 128).
+struct PatternKey {
+  std::array<int64_t, kWarpSize + 1> v{};
+  bool operator==(const PatternKey &o) const { return v == o.v; }
+};
+struct PatternHash {
+  size_t operator()(const PatternKey &k) const {
+    uint64_t h = 1469598103934665603ull;
+    for (int64_t x : k.v)
+      h = (h ^ static_cast<uint64_t>(x)) * 1099511628211ull;
+    return static_cast<size_t>(h);
+  }
+};
+
+int64_t floorDiv128(int64_t a) { return a >= 0 ? a / 128 : -((-a + 127) / 128); }
+
+WarpAccessEval measurePattern(const LaneAddresses &lanes, AddressSpace space) {
+  WarpAccessEval e;
+  e.activeLanes = lanes.activeCount();
+  e.uniform = lanes.uniform();
+  countDistinct(lanes, e);
+  if (lanes.active[0] && lanes.active[1]) {
+    e.laneStrideKnown = true;
+    e.laneStrideBytes = lanes.address[1] - lanes.address[0];
+  }
+  if (space == AddressSpace::Shared) {
+    auto c = sharedBankConflicts(lanes);
+    e.bankConflictDegree = c.degree;
+    e.wavefronts = c.wavefronts;
+    e.idealWavefronts = c.idealWavefronts;
+    e.conflictBank = c.bank;
+    e.conflictLanes = c.lanes;
+  } else {
+    auto s = globalSectors(lanes);
+    e.sectors = s.sectors;
+    e.idealSectors = s.idealSectors;
+  }
+  return e;
+}
+
+// One sample's running result, as evaluateWarpAccess keeps it.
+struct SampleRun {
+  std::optional<WarpAccessEval> worst;
+  double worstSeverity = -1;
+  bool iterationMatters = false;
+  double firstComboSeverity = -1;
+  double comboSeverity = -1;
+  bool failed = false; // an active lane's address could not be evaluated
+};
+
+} // namespace
+
+std::vector<std::optional<WarpAccessEval>>
+evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, const EvaluationOptions &opts,
+                          const std::vector<int> &sweptIds, const std::vector<std::vector<int64_t>> &samples) {
+  std::vector<std::optional<WarpAccessEval>> out(samples.size());
+  // The enumeration below is shared by the samples: it needs the guards and
+  // the loops' conditions not to read the swept symbols (UniformSweep swaps
+  // them into the address only). Otherwise, one sample at a time (a single
+  // sample is bound everywhere, as evaluateWarpAccess binds it).
+  bool shared = true;
+  for (auto &g : access.guards)
+    shared = shared && !readsAny(*g, sweptSymbol(sweptIds));
+  {
+    std::vector<std::shared_ptr<const LoopRecurrence>> loops;
+    access.byteOffset->collectLoops(loops);
+    for (auto &g : access.guards)
+      g->collectLoops(loops);
+    for (auto &l : loops)
+      shared = shared && !(l->cond && readsAny(*l->cond, sweptSymbol(sweptIds)));
+  }
+  if (!shared && samples.size() > 1) {
+    for (size_t s = 0; s < samples.size(); ++s)
+      out[s] = evaluateWarpAccessSamples(access, block, opts, sweptIds, {samples[s]})[0];
+    return out;
+  }
   Binding base = blockBinding(block, opts);
+  auto bindSample = [&](Binding &b, const std::vector<int64_t> &values) {
+    for (size_t i = 0; i < sweptIds.size(); ++i)
+      b.uniformOverride[sweptIds[i]] = values[i];
+  };
+  if (!samples.empty())
+    bindSample(base, samples[0]);
 
   // Every loop the address or a guard depends on, outermost first as found.
   std::vector<std::shared_ptr<const LoopRecurrence>> loops;
@@ -147,7 +282,7 @@ std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, co
       b.loopIter[p.loop->loopId] = 0;
     plans.push_back({l, loopIterations(*l, b, opts.maxIterationsPerLoop)});
     if (plans.back().iterations.empty())
-      return std::nullopt; // the loop never runs under this shape
+      return out; // the loop never runs under this shape
     combos *= plans.back().iterations.size();
   }
   // Keep the enumeration bounded: thin each loop's iterations evenly.
@@ -162,12 +297,18 @@ std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, co
     widest->iterations = thinned;
   }
 
-  std::optional<WarpAccessEval> worst;
-  double worstSeverity = -1;
-  // Whether the loop iteration matters: if every iteration is as bad as the
-  // worst, naming one would mislead.
-  bool iterationMatters = false;
-  double firstComboSeverity = -1;
+  // The address of a lane for every sample: from e(0) and one unit step per
+  // symbol when the address is affine in them, else evaluated per sample.
+  bool affine = affineIn(*access.byteOffset, sweptSymbol(sweptIds));
+  // Likewise in threadIdx: four evaluations per warp, not one per lane.
+  bool laneAffine = affineIn(*access.byteOffset, isThreadIdx);
+  // Guards that read no loop pick the same lanes at every iteration.
+  bool guardsReadLoops = false;
+  for (auto &g : access.guards)
+    guardsReadLoops = guardsReadLoops || g->dependsOnLoop();
+  std::map<std::pair<int, int64_t>, std::array<bool, kWarpSize>> activeByWarp;
+  std::vector<SampleRun> runs(samples.size());
+  std::unordered_map<PatternKey, WarpAccessEval, PatternHash> measured;
   // A second block index matters only when the address or a guard reads it.
   bool readsBlockIdx = access.byteOffset->dependsOn(SymbolKind::BlockIdx);
   for (auto &g : access.guards)
@@ -175,6 +316,9 @@ std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, co
   std::vector<int64_t> blockIdxChoices{0};
   if (readsBlockIdx)
     blockIdxChoices.push_back(1);
+  // Per lane: whether active, and its address per sample (row-major).
+  std::vector<int64_t> addresses(kWarpSize * samples.size());
+  std::vector<int64_t> unit(sweptIds.size()), zeros(sweptIds.size(), 0);
   // The first, second and last warps stand for the block; when the guards
   // leave none of them a lane (`if (tid >= 64 && tid < 96)`), every warp.
   std::vector<int> warps = representativeWarps(block);
@@ -182,10 +326,11 @@ std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, co
     for (int w = 0; w * kWarpSize < block.threads(); ++w)
       if (std::find(warps.begin(), warps.end(), w) == warps.end())
         warps.push_back(w);
-  bool anyActiveLane = false;
+  bool anyActiveLane = false; // the same for every sample (guards never read them)
   std::vector<size_t> cursor(plans.size(), 0);
   for (;;) {
-    double comboSeverity = -1;
+    for (auto &r : runs)
+      r.comboSeverity = -1;
     Binding iterBinding = base;
     for (size_t i = 0; i < plans.size(); ++i)
       iterBinding.loopIter[plans[i].loop->loopId] = plans[i].iterations[cursor[i]];
@@ -193,66 +338,178 @@ std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, co
       for (int64_t bi : blockIdxChoices) {
         Binding b = iterBinding;
         b.blockIdx[0] = b.blockIdx[1] = b.blockIdx[2] = bi;
-        LaneAddresses lanes;
-        lanes.widthBytes = access.widthBytes;
-        bool anyUnknown = false, outOfBounds = false;
-        for (int l = 0; l < kWarpSize; ++l) {
-          int64_t tid = static_cast<int64_t>(warp) * kWarpSize + l;
-          if (tid >= block.threads())
-            continue;
-          bindThread(b, block, tid);
-          if (!laneActive(access, b))
-            continue;
-          auto addr = evaluate(*access.byteOffset, b);
-          if (!addr) {
-            anyUnknown = true;
-            break;
-          }
-          lanes.active[l] = true;
-          lanes.address[l] = *addr;
-          if (access.extentBytes > 0 && (*addr < 0 || *addr + access.widthBytes > access.extentBytes))
-            outOfBounds = true;
-        }
-        if (anyUnknown)
-          return std::nullopt;
-        anyActiveLane = anyActiveLane || lanes.activeCount() > 0;
-        if (lanes.activeCount() == 0 || outOfBounds)
-          continue;
-        WarpAccessEval e;
-        e.block = block;
-        e.warpInBlock = warp;
-        e.activeLanes = lanes.activeCount();
-        e.uniform = lanes.uniform();
-        countDistinct(lanes, e);
-        if (lanes.active[0] && lanes.active[1]) {
-          e.laneStrideKnown = true;
-          e.laneStrideBytes = lanes.address[1] - lanes.address[0];
-        }
-        if (access.space == AddressSpace::Shared) {
-          auto c = sharedBankConflicts(lanes);
-          e.bankConflictDegree = c.degree;
-          e.wavefronts = c.wavefronts;
-          e.idealWavefronts = c.idealWavefronts;
-          e.conflictBank = c.bank;
-          e.conflictLanes = c.lanes;
+        std::array<bool, kWarpSize> active{};
+        auto cached = activeByWarp.find({warp, bi});
+        if (!guardsReadLoops && cached != activeByWarp.end()) {
+          active = cached->second;
         } else {
-          auto s = globalSectors(lanes);
-          e.sectors = s.sectors;
-          e.idealSectors = s.idealSectors;
+          for (int l = 0; l < kWarpSize; ++l) {
+            int64_t tid = static_cast<int64_t>(warp) * kWarpSize + l;
+            if (tid >= block.threads())
+              continue;
+            bindThread(b, block, tid);
+            bindSample(b, samples[0]); // what guards read when there is one sample
+            active[l] = laneActive(access, b);
+          }
+          activeByWarp[{warp, bi}] = active;
         }
-        double sev = evaluationSeverity(e, access.space);
-        comboSeverity = std::max(comboSeverity, sev);
-        if (sev > worstSeverity) {
-          worstSeverity = sev;
-          e.iteration = describeIteration(plans, b);
-          worst = e;
+        bool anyActive = std::find(active.begin(), active.end(), true) != active.end();
+        anyActiveLane = anyActiveLane || anyActive;
+        bool anyUnknown = false;
+        // The address at threadIdx 0 and one step along each dimension.
+        auto corners = [&](std::array<int64_t, 4> &at) {
+          for (int d = 0; d <= 3; ++d) {
+            b.threadIdx[0] = b.threadIdx[1] = b.threadIdx[2] = 0;
+            if (d > 0)
+              b.threadIdx[d - 1] = 1;
+            auto v = evaluate(*access.byteOffset, b);
+            if (!v)
+              return false; // at every lane alike (affineIn)
+            at[d] = *v;
+          }
+          return true;
+        };
+        auto atLane = [](const std::array<int64_t, 4> &at, const Binding &t) {
+          int64_t v = at[0];
+          for (int d = 0; d < 3; ++d)
+            v += t.threadIdx[d] * (at[d + 1] - at[0]);
+          return v;
+        };
+        if (laneAffine && anyActive && affine) {
+          // For zero swept values and one step along each swept symbol.
+          std::vector<std::array<int64_t, 4>> at(sweptIds.size() + 1);
+          for (size_t variant = 0; variant <= sweptIds.size() && !anyUnknown; ++variant) {
+            bindSample(b, zeros);
+            if (variant > 0)
+              b.uniformOverride[sweptIds[variant - 1]] = 1;
+            anyUnknown = !corners(at[variant]);
+          }
+          for (int l = 0; l < kWarpSize && !anyUnknown; ++l) {
+            if (!active[l])
+              continue;
+            bindThread(b, block, static_cast<int64_t>(warp) * kWarpSize + l);
+            int64_t a0 = atLane(at[0], b);
+            for (size_t i = 0; i < sweptIds.size(); ++i)
+              unit[i] = atLane(at[i + 1], b) - a0;
+            int64_t *row = &addresses[static_cast<size_t>(l) * samples.size()];
+            for (size_t s = 0; s < samples.size(); ++s) {
+              int64_t v = a0;
+              for (size_t i = 0; i < sweptIds.size(); ++i)
+                v += samples[s][i] * unit[i];
+              row[s] = v;
+            }
+          }
+        } else if (laneAffine && anyActive) {
+          // Each sample on its own, four evaluations each.
+          for (size_t s = 0; s < samples.size(); ++s) {
+            if (runs[s].failed)
+              continue;
+            std::array<int64_t, 4> at;
+            bindSample(b, samples[s]);
+            if (!corners(at)) {
+              runs[s].failed = true;
+              continue;
+            }
+            for (int l = 0; l < kWarpSize; ++l) {
+              if (!active[l])
+                continue;
+              bindThread(b, block, static_cast<int64_t>(warp) * kWarpSize + l);
+              addresses[static_cast<size_t>(l) * samples.size() + s] = atLane(at, b);
+            }
+          }
+        }
+        for (int l = 0; l < kWarpSize && !anyUnknown && !laneAffine; ++l) {
+          if (!active[l])
+            continue;
+          int64_t tid = static_cast<int64_t>(warp) * kWarpSize + l;
+          bindThread(b, block, tid);
+          int64_t *row = &addresses[static_cast<size_t>(l) * samples.size()];
+          if (affine) {
+            bindSample(b, zeros);
+            auto a0 = evaluate(*access.byteOffset, b);
+            if (!a0) {
+              anyUnknown = true;
+              break;
+            }
+            for (size_t i = 0; i < sweptIds.size(); ++i) {
+              b.uniformOverride[sweptIds[i]] = 1;
+              auto a1 = evaluate(*access.byteOffset, b); // evaluates where e(0) does (affineIn)
+              b.uniformOverride[sweptIds[i]] = 0;
+              unit[i] = a1.value_or(*a0) - *a0;
+            }
+            for (size_t s = 0; s < samples.size(); ++s) {
+              int64_t v = *a0;
+              for (size_t i = 0; i < sweptIds.size(); ++i)
+                v += samples[s][i] * unit[i];
+              row[s] = v;
+            }
+          } else {
+            for (size_t s = 0; s < samples.size(); ++s) {
+              if (runs[s].failed)
+                continue;
+              bindSample(b, samples[s]);
+              auto v = evaluate(*access.byteOffset, b);
+              if (!v)
+                runs[s].failed = true;
+              else
+                row[s] = *v;
+            }
+          }
+        }
+        if (anyUnknown) // for every sample alike
+          return std::vector<std::optional<WarpAccessEval>>(samples.size());
+        for (size_t s = 0; s < samples.size(); ++s) {
+          SampleRun &run = runs[s];
+          if (run.failed)
+            continue;
+          LaneAddresses lanes;
+          lanes.widthBytes = access.widthBytes;
+          bool outOfBounds = false;
+          for (int l = 0; l < kWarpSize; ++l) {
+            if (!active[l])
+              continue;
+            int64_t addr = addresses[static_cast<size_t>(l) * samples.size() + s];
+            lanes.active[l] = true;
+            lanes.address[l] = addr;
+            if (access.extentBytes > 0 && (addr < 0 || addr + access.widthBytes > access.extentBytes))
+              outOfBounds = true;
+          }
+          if (lanes.activeCount() == 0 || outOfBounds)
+            continue;
+          PatternKey key;
+          int64_t shift = 0;
+          bool first = true;
+          for (int l = 0; l < kWarpSize; ++l)
+            if (lanes.active[l]) {
+              if (first)
+                shift = 128 * floorDiv128(lanes.address[l]), first = false;
+              key.v[l] = lanes.address[l] - shift;
+              key.v[kWarpSize] |= int64_t{1} << l;
+            }
+          auto it = measured.find(key);
+          if (it == measured.end())
+            it = measured.emplace(key, measurePattern(lanes, access.space)).first;
+          double sev = evaluationSeverity(it->second, access.space);
+          run.comboSeverity = std::max(run.comboSeverity, sev);
+          if (sev > run.worstSeverity) {
+            run.worstSeverity = sev;
+            WarpAccessEval e = it->second;
+            e.block = block;
+            e.warpInBlock = warp;
+            Binding named = b;
+            bindSample(named, samples[s]);
+            e.iteration = describeIteration(plans, named);
+            run.worst = std::move(e);
+          }
         }
       }
     }
-    if (firstComboSeverity < 0)
-      firstComboSeverity = comboSeverity;
-    else if (comboSeverity >= 0 && comboSeverity != firstComboSeverity)
-      iterationMatters = true;
+    for (auto &run : runs) {
+      if (run.firstComboSeverity < 0)
+        run.firstComboSeverity = run.comboSeverity;
+      else if (run.comboSeverity >= 0 && run.comboSeverity != run.firstComboSeverity)
+        run.iterationMatters = true;
+    }
     // Next combination of loop iterations (odometer order).
     size_t i = 0;
     for (; i < plans.size(); ++i) {
@@ -264,15 +521,25 @@ std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, co
       break;
   }
   int64_t warpCount = (block.threads() + kWarpSize - 1) / kWarpSize;
-  if (!worst && !anyActiveLane && !opts.everyWarp && warpCount > static_cast<int64_t>(warps.size()) &&
+  if (!anyActiveLane && !opts.everyWarp && warpCount > static_cast<int64_t>(warps.size()) &&
       static_cast<int64_t>(combos) * warpCount * static_cast<int64_t>(blockIdxChoices.size()) <= opts.maxBindings) {
     EvaluationOptions every = opts;
     every.everyWarp = true;
-    return evaluateWarpAccess(access, block, every);
+    return evaluateWarpAccessSamples(access, block, every, sweptIds, samples);
   }
-  if (worst && !iterationMatters)
-    worst->iteration.clear();
-  return worst;
+  for (size_t s = 0; s < samples.size(); ++s) {
+    if (runs[s].failed)
+      continue;
+    if (runs[s].worst && !runs[s].iterationMatters)
+      runs[s].worst->iteration.clear();
+    out[s] = std::move(runs[s].worst);
+  }
+  return out;
+}
+
+std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, const BlockShape &block,
+                                                 const EvaluationOptions &opts) {
+  return evaluateWarpAccessSamples(access, block, opts, {}, {{}})[0];
 }
 
 namespace {

@@ -43,6 +43,18 @@ struct EvaluationOptions {
 std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, const BlockShape &block,
                                                  const EvaluationOptions &opts);
 
+// The same for several values of the uniform symbols `sweptIds` (ids of
+// SymbolKind::Uniform symbols of the address only, not of its guards or
+// loop bounds): one result per entry of `samples` (values parallel to
+// sweptIds), each as evaluateWarpAccess gives with those values among
+// opts.uniformOverrides. The enumeration (loops, guards, lanes taking part)
+// is done once for all of them, the addresses from two evaluations per lane
+// when they are affine in the symbols, and each distinct lane pattern (up
+// to a shift by 128 bytes, which changes nothing measured) is measured once.
+std::vector<std::optional<WarpAccessEval>>
+evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, const EvaluationOptions &opts,
+                          const std::vector<int> &sweptIds, const std::vector<std::vector<int64_t>> &samples);
+
 // The pieces of that enumeration, for facts that evaluate several accesses of
 // one warp together (NarrowAccessGroups):
 // the block's and grid's dimensions and the parameters' value;

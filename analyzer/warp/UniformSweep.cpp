@@ -229,17 +229,14 @@ void evaluateAccess(const GuardedAccess &access, const std::vector<BlockShape> &
     swept.byteOffset = substitute(swept.byteOffset, syms[i], IndexExpr::symbol(renamed));
     sweptIds.push_back(renamed.index);
   }
-  EvaluationOptions eo = opts;
+  // Every combination of the values, the first symbol's fastest.
+  std::vector<std::vector<int64_t>> combinations;
   std::vector<size_t> cursor(syms.size(), 0);
   for (;;) {
-    UniformSample sample;
-    for (size_t i = 0; i < syms.size(); ++i) {
-      int64_t v = values[i][cursor[i]];
-      sample.values.push_back(v);
-      eo.uniformOverrides[sweptIds[i]] = v;
-    }
-    evaluateAll(swept, eo, sample.evals, sample.worst);
-    sweep.samples.push_back(std::move(sample));
+    std::vector<int64_t> combination;
+    for (size_t i = 0; i < syms.size(); ++i)
+      combination.push_back(values[i][cursor[i]]);
+    combinations.push_back(std::move(combination));
     size_t i = 0;
     for (; i < syms.size(); ++i) {
       if (++cursor[i] < values[i].size())
@@ -248,6 +245,26 @@ void evaluateAccess(const GuardedAccess &access, const std::vector<BlockShape> &
     }
     if (i == syms.size())
       break;
+  }
+  // All of them at once per shape (one enumeration of loops and lanes).
+  std::vector<std::vector<std::optional<WarpAccessEval>>> perShape;
+  for (auto &shape : shapes)
+    perShape.push_back(evaluateWarpAccessSamples(swept, shape, opts, sweptIds, combinations));
+  for (size_t c = 0; c < combinations.size(); ++c) {
+    UniformSample sample;
+    sample.values = combinations[c];
+    double worst = -1;
+    for (auto &results : perShape) {
+      if (!results[c])
+        continue;
+      sample.evals.push_back(*results[c]);
+      double sev = evaluationSeverity(*results[c], f.space);
+      if (sev > worst) {
+        worst = sev;
+        sample.worst = static_cast<int>(sample.evals.size()) - 1;
+      }
+    }
+    sweep.samples.push_back(std::move(sample));
   }
   // A sample where every lane meets at one address while others spread them
   // is a zero stride: not a configuration the code is written for.

@@ -42,12 +42,9 @@ WILD_RULES = {"shared-bank-conflict": "shared", "global-uncoalesced": "global",
 # listed so the replay stays green until they are): reported on every run,
 # and the run says so when one of them agrees again.
 KNOWN_FALSE_POSITIVES = {
-    # s[4*t + k], k = 0..3 in a while loop: 4-way as written; nvcc unrolls the
-    # loop and fuses the four loads into one conflict-free LDS.128 (README,
-    # Known limits: merged accesses). Reported since C-style counters are
-    # evaluated.
-    ("wild_uniform.cu", 61, "shared-bank-conflict"):
-        "nvcc fuses the thread's four consecutive words into one 16-byte load",
+    # None at present. wild_uniform.cu:61, s[4*t + k] with k = 0..3 in a while
+    # loop, was one (4-way as written; nvcc fuses the four loads into one
+    # conflict-free LDS.128): analyzer/warp/FusedWords.h now models the fusion.
 }
 
 

@@ -9,7 +9,8 @@ __global__ void cStyleCounter(float *out) {
   float a = 0.f;
   s[threadIdx.y][threadIdx.x] = 1.f;
   __syncthreads();
-  // CHECK-MESSAGES: :[[@LINE+2]]:33: warning: 32-way bank conflict on read of shared 's'
+  // Fused by nvcc into LDS.128 (analyzer/warp/FusedWords.h): 8-way, not 32.
+  // CHECK-MESSAGES: :[[@LINE+2]]:33: warning: 8-way bank conflict on read of shared 's'
   // CHECK-MESSAGES: note: address of 's[threadIdx.x][i]' = s + threadIdx.x*128 + i*4 bytes
   for (i = 0; i < 32; i++) a += s[threadIdx.x][i];
   // The same counter again, now along a row: conflict-free.

@@ -111,7 +111,9 @@ __global__ void reduceShuffle(const float *in, float *out, int n) {
 }
 
 // Block 256: per-lane partials stored transposed, partial[lane][warp]:
-// words 8*lane + wid: banks 0, 8, 16, 24, 8 words each: 8-way write and read.
+// words 8*lane + wid: banks 0, 8, 16, 24, 8 words each: 8-way write; the
+// read loop over w is unrolled into two LDS.128 (analyzer/warp/FusedWords.h),
+// quarter-warps 32 bytes apart: 2-way.
 __global__ void reduceColumns(const float *in, float *out) {
   __shared__ float partial[32][8];
   int lane = threadIdx.x & 31;
@@ -122,7 +124,7 @@ __global__ void reduceColumns(const float *in, float *out) {
   if (threadIdx.x < 32) {
     float s = 0.f;
     for (int w = 0; w < 8; ++w)
-      // CHECK-MESSAGES: :[[@LINE+1]]:12: warning: 8-way bank conflict on read of shared 'partial'
+      // CHECK-MESSAGES: :[[@LINE+1]]:12: warning: 2-way bank conflict on read of shared 'partial'
       s += partial[threadIdx.x][w];
     out[blockIdx.x * 32 + threadIdx.x] = s;
   }
