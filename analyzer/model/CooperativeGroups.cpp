@@ -13,6 +13,7 @@
 // Groups whose members are chosen at run time (coalesced_threads(), tiles of
 // them, labeled partitions) are not modeled.
 #include "analyzer/model/ExprTranslator.h"
+#include "analyzer/model/TemporaryWrappers.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -72,14 +73,8 @@ ExprRef product(SymbolKind k, const char *name) {
 const Expr *groupSource(const Expr *e) {
   while (true) {
     e = e->IgnoreParenImpCasts();
-    if (auto *ewc = dyn_cast<ExprWithCleanups>(e))
-      e = ewc->getSubExpr();
-    else if (auto *mte = dyn_cast<MaterializeTemporaryExpr>(e))
-      e = mte->getSubExpr();
-    else if (auto *bte = dyn_cast<CXXBindTemporaryExpr>(e))
-      e = bte->getSubExpr();
-    else if (auto *fc = dyn_cast<CXXFunctionalCastExpr>(e))
-      e = fc->getSubExpr();
+    if (const Expr *inner = peelTemporaryWrapper(e))
+      e = inner;
     else if (auto *ce = dyn_cast<CXXConstructExpr>(e); ce && ce->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(ce))
       e = ce->getArg(0);
     else if (auto *mc = dyn_cast<CXXMemberCallExpr>(e); mc && isa<CXXConversionDecl>(mc->getMethodDecl()))

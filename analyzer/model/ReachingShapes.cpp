@@ -1,4 +1,5 @@
 #include "analyzer/model/ReachingShapes.h"
+#include "analyzer/model/TemporaryWrappers.h"
 #include "analyzer/model/ExprTranslator.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -150,14 +151,8 @@ public:
   Values valueOf(const Expr *e, int c, const State &st) const {
     for (int depth = 0; e && depth < 16; ++depth) {
       e = e->IgnoreParenImpCasts();
-      if (auto *ewc = dyn_cast<ExprWithCleanups>(e))
-        e = ewc->getSubExpr();
-      else if (auto *mte = dyn_cast<MaterializeTemporaryExpr>(e))
-        e = mte->getSubExpr();
-      else if (auto *bte = dyn_cast<CXXBindTemporaryExpr>(e))
-        e = bte->getSubExpr();
-      else if (auto *fc = dyn_cast<CXXFunctionalCastExpr>(e))
-        e = fc->getSubExpr();
+      if (const Expr *inner = peelTemporaryWrapper(e))
+        e = inner;
       else if (auto *def = dyn_cast<CXXDefaultArgExpr>(e))
         e = def->getExpr();
       else
