@@ -37,6 +37,21 @@ static bool isError(const RuleOptions &opts, const std::string &id) {
          std::find(opts.warningsAsErrors.begin(), opts.warningsAsErrors.end(), id) != opts.warningsAsErrors.end();
 }
 
+// A verdict on an access evaluated with a guard parameter at a small value
+// (MemoryAccess::guardValueAssumed) holds for that value only: a note.
+static void downgradeGuardValueVerdicts(const TranslationUnitResult &unit, Finding &f) {
+  if (f.severity != "warning")
+    return;
+  for (const KernelInfo &k : unit.kernels)
+    for (const MemoryAccess &a : k.accesses)
+      if (!a.guardValueAssumed.empty() && k.name == f.kernel && a.loc.file == f.loc.file &&
+          a.loc.line == f.loc.line && a.loc.column == f.loc.column) {
+        f.severity = "note";
+        f.message += " (only known with " + a.guardValueAssumed + ")";
+        return;
+      }
+}
+
 std::vector<Finding> runRules(const AnalysisResults &results, const RuleContext &ctx,
                               const RuleOptions &opts) {
   return runRules(results, [&](size_t) { return UnitRuleSettings{&ctx, &opts}; });
@@ -64,6 +79,7 @@ std::vector<Finding> runRules(const AnalysisResults &results,
                               std::tie(b.loc.file, b.loc.line, b.loc.column);
                      });
     for (Finding &f : unitFindings) {
+      downgradeGuardValueVerdicts(unit, f);
       if (f.severity == "warning" && isError(*s.opts, f.rule))
         f.severity = "error";
       if (seen.emplace(f.rule, f.loc.file, f.loc.line, f.loc.column, f.kernel, f.message).second)

@@ -209,6 +209,10 @@ struct MemoryAccess {
   bool indexKnown = false;  // the index was expressed over known symbols
   std::vector<SourceLocation> callChain; // call sites from the kernel down, when inlined from a __device__ function
   std::vector<std::string> assumptions; // e.g. "n treated as large (1024)"
+  // Set when no lane passed the guards with every parameter at the one
+  // default value and the evaluations come from a small value of one guard
+  // parameter instead ("r = 8"): a verdict then holds for that value only.
+  std::string guardValueAssumed;
   // Constant-memory accesses: the loads (their MemoryAccess::loc) whose
   // values the index reads, when it reads any (`c[in[i]]`).
   std::vector<SourceLocation> indexLoads;

@@ -619,8 +619,11 @@ BlockEnumeration enumerateBlock(const GuardedAccess &access, const BlockShape &b
     bool dependent = std::any_of(reads.begin(), reads.end(), [&](auto &r) { return r->loopId != l->loopId; });
     cut.push_back(!ended);
     out.complete = out.complete && ended && !dependent;
-    if (plans.back().iterations.empty())
-      return out; // the loop never runs (or its bound is unknown from the start)
+    if (plans.back().iterations.empty()) {
+      // the loop never runs (or its bound is unknown from the start)
+      out.loopNeverRuns = ended && !dependent;
+      return out;
+    }
     combos *= plans.back().iterations.size();
     out.loopVars.push_back(l->var);
   }

@@ -87,6 +87,7 @@ struct BlockEnumeration {
   int64_t steps = 0;      // iteration combinations enumerated
   std::string window;     // when not complete: which iterations were, e.g. "the first 64 iterations of k"
   std::vector<std::string> loopVars; // the loops enumerated, outermost first as found
+  bool loopNeverRuns = false; // a loop's condition fails for every thread from the start
 };
 
 // Every thread of the block (block index 0), not only representative warps,

@@ -38,6 +38,8 @@ bool neverExecuted(const GuardedAccess &access, const std::vector<BlockShape> &s
   for (auto &shape : shapes) {
     int64_t taken = 0;
     BlockEnumeration r = enumerateBlock(probe, shape, opts, kLaneBudget, [&](const BlockLane &) { ++taken; });
+    if (r.loopNeverRuns)
+      continue; // a loop the access depends on never runs under this shape
     if (!r.evaluated || !r.complete || taken > 0)
       return false;
   }

@@ -10,7 +10,8 @@
 
 namespace warplint {
 
-// True when, for every shape, no thread of the block passes the access's
+// True when, for every shape, a loop the access depends on never runs or
+// no thread of the block passes the access's
 // guards at any iteration of the loops it depends on, and every guard and
 // loop bound reads only constants, thread indices and block dimensions (a
 // guard on a parameter, a block index or a loaded value could pass for

@@ -46,11 +46,44 @@ __global__ void paramGuard(float *out, int n) {
     out[t] = s[t];
 }
 
+// Every parameter takes one default value, so `t < w - r` leaves no lane;
+// with r small the lanes run, and a conflict found so is a note that says
+// with which value.
+__global__ void boundedByTwoParams(float *out, int w, int r) {
+  __shared__ float s[32 * 32];
+  unsigned t = threadIdx.x;
+  if (t < w - r) {
+    // CHECK-MESSAGES: :[[@LINE+2]]:5: note: 32-way bank conflict on write of shared 's'{{.*}}(only known with r = 8)
+    // CHECK-MESSAGES: note: assumption: no lane passes the guards with every parameter at 1024; evaluated with r = 8
+    s[t * 32] = 1.f;
+    s[t] = 2.f;      // conflict-free at any r
+  }
+  __syncthreads();
+  out[t] = s[t];
+}
+
+// A loop bounded by the block size that never runs at 64 threads: its
+// accesses are not executed in that launch.
+__global__ void loopSteps(float *out) {
+  __shared__ float s[1024];
+  unsigned t = threadIdx.x;
+  s[t] = out[t];
+  __syncthreads();
+  for (unsigned h = blockDim.x / 2; h > 32; h >>= 1) {
+    if (t < h)
+      s[t] += s[t + h];
+    __syncthreads();
+  }
+  out[t] = s[t];
+}
+
 void launch(const float *in, float *out, int n) {
+  loopSteps<<<n, 64>>>(out);
   thirdWarpOnly<<<1, 128>>>(out);
   reduceSteps<64><<<n, 64>>>(in, out);
   reduceSteps<256><<<n, 256>>>(in, out);
   paramGuard<<<n, 256>>>(out, n);
+  boundedByTwoParams<<<n, 32>>>(out, n, 3);
 }
 
 // The padded write is evaluated on warp 2, the only warp that takes it.
@@ -64,11 +97,19 @@ void launch(const float *in, float *out, int n) {
 // CHECK-MODEL: "text": "s[t + 128]",
 // CHECK-MODEL-NEXT: "unevaluated": {
 // CHECK-MODEL-NEXT: "class": "not executed",
-// paramGuard: a guard on a parameter or a block index proves nothing.
+// paramGuard: a guard on a parameter or a block index proves nothing; the
+// parameter guard is evaluated with a small value of n, stated.
 // CHECK-MODEL: "name": "reduceSteps"
-// CHECK-MODEL: "class": "no active lane",
-// CHECK-MODEL: "class": "no active lane",
+// CHECK-MODEL: evaluated with n = 1
+// CHECK-MODEL: evaluated with n = 1
 // CHECK-MODEL: "class": "no active lane",
 // CHECK-MODEL: "class": "no active lane",
 // CHECK-MODEL-NOT: "not executed"
 // CHECK-MODEL: "name": "paramGuard"
+// loopSteps at 64 threads: the two accesses in the loop are not executed.
+// CHECK-MODEL: "name": "boundedByTwoParams"
+// CHECK-MODEL: "class": "not executed",
+// CHECK-MODEL: "text": "s[t + h]",
+// CHECK-MODEL-NEXT: "unevaluated": {
+// CHECK-MODEL-NEXT: "class": "not executed",
+// CHECK-MODEL: "name": "loopSteps"
