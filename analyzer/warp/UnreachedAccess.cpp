@@ -20,6 +20,22 @@ bool neverExecuted(const GuardedAccess &access, const std::vector<BlockShape> &s
                    const EvaluationOptions &opts) {
   if (shapes.empty() || access.guards.empty())
     return false;
+  // One guard that no thread passes decides alone, whatever the others and
+  // the loops read (`if (!nIsPow2)` around `while (i < n)`).
+  for (auto &g : access.guards)
+    if (readsOnlyShape(g) && !g->dependsOnLoop()) {
+      GuardedAccess one;
+      one.byteOffset = IndexExpr::constant(0);
+      one.guards = {g};
+      bool noneTakes = true;
+      for (auto &shape : shapes) {
+        int64_t taken = 0;
+        BlockEnumeration r = enumerateBlock(one, shape, opts, kLaneBudget, [&](const BlockLane &) { ++taken; });
+        noneTakes = noneTakes && r.evaluated && r.complete && taken == 0;
+      }
+      if (noneTakes)
+        return true;
+    }
   for (auto &g : access.guards)
     if (!readsOnlyShape(g))
       return false;

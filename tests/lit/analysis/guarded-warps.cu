@@ -77,7 +77,20 @@ __global__ void loopSteps(float *out) {
   out[t] = s[t];
 }
 
+// A constant guard no thread passes decides alone, though the loop inside
+// reads a parameter.
+template <bool pow2>
+__global__ void sumRest(const float *in, float *out, int n) {
+  float acc = 0.f;
+  if (!pow2) {
+    for (unsigned i = threadIdx.x; i < n; i += 1024)
+      acc += in[i];
+  }
+  out[threadIdx.x] = acc;
+}
+
 void launch(const float *in, float *out, int n) {
+  sumRest<true><<<1, 256>>>(in, out, n);
   loopSteps<<<n, 64>>>(out);
   thirdWarpOnly<<<1, 128>>>(out);
   reduceSteps<64><<<n, 64>>>(in, out);
@@ -113,3 +126,8 @@ void launch(const float *in, float *out, int n) {
 // CHECK-MODEL-NEXT: "unevaluated": {
 // CHECK-MODEL-NEXT: "class": "not executed",
 // CHECK-MODEL: "name": "loopSteps"
+// sumRest<true>: the read under !pow2 is not executed.
+// CHECK-MODEL: "text": "in[i]",
+// CHECK-MODEL-NEXT: "unevaluated": {
+// CHECK-MODEL-NEXT: "class": "not executed",
+// CHECK-MODEL: "name": "sumRest"
