@@ -300,46 +300,6 @@ void explainUnknownIndex(const IndexExpr &offset, MemoryAccess &f) {
   f.unevaluatedReason = why;
 }
 
-// Every parameter takes one default value (large), so a guard or loop bound
-// that subtracts one parameter from another (`tid < Size - 1 - t`,
-// `x < w - r`) leaves no lane. Then each parameter the guards or loop bounds
-// read is tried alone at a small value; the first that activates lanes is
-// kept and stated (the rules report such a verdict as a note).
-bool evaluateWithSmallGuardParameter(const GuardedAccess &g, const std::vector<BlockShape> &shapes,
-                                     const EvaluationOptions &eo, MemoryAccess &f) {
-  std::vector<Symbol> symbols;
-  for (auto &guard : g.guards)
-    guard->collectSymbols(symbols);
-  std::vector<std::shared_ptr<const LoopRecurrence>> loops;
-  g.byteOffset->collectLoops(loops);
-  for (auto &guard : g.guards)
-    guard->collectLoops(loops);
-  for (auto &l : loops)
-    for (const ExprRef &part : {l->init, l->step, l->cond})
-      if (part)
-        part->collectSymbols(symbols);
-  std::set<int> tried;
-  const std::vector<std::string> assumptions = f.assumptions; // each evaluation adds its own
-  for (const Symbol &s : symbols) {
-    if (s.kind != SymbolKind::Param || s.boolean || !tried.insert(s.index).second || tried.size() > 4)
-      continue;
-    for (int64_t value : {8, 1}) {
-      EvaluationOptions small = eo;
-      small.paramOverrides[s.index] = value;
-      f.assumptions = assumptions;
-      evaluateAccess(g, shapes, small, f);
-      if (!f.evals.empty()) {
-        f.guardValueAssumed = s.name + " = " + std::to_string(value);
-        f.assumptions.push_back("no lane passes the guards with every parameter at " +
-                                std::to_string(eo.symbolicValue) + "; evaluated with " + f.guardValueAssumed);
-        return true;
-      }
-    }
-  }
-  f.assumptions = assumptions;
-  return false;
-}
-
 // Launches in other units of a compile database, by the kernel key they
 // name (LaunchSite::externalKernelKeys).
 using ForeignLaunches = std::map<std::string, std::vector<const LaunchSite *>>;

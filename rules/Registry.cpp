@@ -42,14 +42,17 @@ static bool isError(const RuleOptions &opts, const std::string &id) {
 static void downgradeGuardValueVerdicts(const TranslationUnitResult &unit, Finding &f) {
   if (f.severity != "warning")
     return;
-  for (const KernelInfo &k : unit.kernels)
+  for (const KernelInfo &k : unit.kernels) {
+    if (k.name != f.kernel)
+      continue;
     for (const MemoryAccess &a : k.accesses)
-      if (!a.guardValueAssumed.empty() && k.name == f.kernel && a.loc.file == f.loc.file &&
-          a.loc.line == f.loc.line && a.loc.column == f.loc.column) {
+      if (!a.guardValueAssumed.empty() && a.loc.file == f.loc.file && a.loc.line == f.loc.line &&
+          a.loc.column == f.loc.column) {
         f.severity = "note";
         f.message += " (only known with " + a.guardValueAssumed + ")";
         return;
       }
+  }
 }
 
 std::vector<Finding> runRules(const AnalysisResults &results, const RuleContext &ctx,

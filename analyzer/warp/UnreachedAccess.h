@@ -4,6 +4,7 @@
 // `if (blockSize >= 512)` steps of a reduction template instantiated with
 // blockSize = 64). That is a fact about the code, not a gap in the model.
 
+#include "analyzer/results/AnalysisResults.h"
 #include "analyzer/warp/AccessEvaluator.h"
 
 #include <vector>
@@ -18,5 +19,14 @@ namespace warplint {
 // other values, so it proves nothing).
 bool neverExecuted(const GuardedAccess &access, const std::vector<BlockShape> &shapes,
                    const EvaluationOptions &opts);
+
+// Every parameter takes one default value (large), so a guard or loop bound
+// that subtracts one parameter from another (`tid < Size - 1 - t`,
+// `x < w - r`) leaves no lane. Then each parameter the guards or loop bounds
+// read is tried alone at a small value; the first that activates lanes is
+// kept, in f.evals, and stated in f.guardValueAssumed and f.assumptions (the
+// rules report such a verdict as a note). False, and f as it was, otherwise.
+bool evaluateWithSmallGuardParameter(const GuardedAccess &access, const std::vector<BlockShape> &shapes,
+                                     const EvaluationOptions &opts, MemoryAccess &f);
 
 } // namespace warplint
