@@ -141,14 +141,25 @@ public:
   }
 
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *call) {
-    bool viaPointer = false;
-    std::vector<const FunctionDecl *> kernels = launchedKernels(call, current_, viaPointer);
-    out_.launches.push_back(modelLaunch(ctx_, call, current_, kernels, viaPointer));
-    out_.launchKernels.push_back(std::move(kernels));
+    addLaunch(launchOperands(call));
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *call) {
+    if (!isa<CUDAKernelCallExpr>(call))
+      if (auto op = runtimeLaunchOperands(call))
+        addLaunch(*op);
     return true;
   }
 
 private:
+  void addLaunch(const LaunchOperands &op) {
+    bool viaPointer = false;
+    std::vector<const FunctionDecl *> kernels = launchedKernels(op, current_, viaPointer);
+    out_.launches.push_back(modelLaunch(ctx_, op, current_, kernels, viaPointer));
+    out_.launchKernels.push_back(std::move(kernels));
+  }
+
   ASTContext &ctx_;
   SourceManager &sm_;
   UnitModel &out_;
@@ -351,8 +362,8 @@ void evaluateKernel(ModeledKernel &k, const std::vector<size_t> &launches, const
       f.unevaluatedClass = "not executed";
       f.unevaluatedReason = "no thread of the block passes the access's guards for this block shape and "
                             "these constants (a branch the kernel's own constants rule out)";
-    } else if (modeled && f.indexKnown && f.evals.empty() && evaluateWithSmallGuardParameter(a.guarded, shapes, eo, f)) {
-      // evaluated: f.guardValueAssumed says with which value
+    } else if (modeled && f.indexKnown && f.evals.empty() && evaluateWhereGuardsPass(a.guarded, shapes, eo, f)) {
+      // evaluated: f.assumptions say where
     } else if (modeled && f.indexKnown && f.evals.empty()) {
       f.unevaluatedClass = "no active lane";
       f.unevaluatedReason = "no lane of the evaluated warps passes the access's guards, or every binding "

@@ -219,6 +219,8 @@ nlohmann::json modelToJson(const AnalysisResults &results) {
         lj["block_choices_assumption"] = l.blockChoicesAssumption;
       if (l.viaPointer)
         lj["via_pointer"] = true;
+      if (l.viaRuntimeCall)
+        lj["via_runtime_call"] = true;
       if (!l.externalKernelKeys.empty())
         lj["external_kernels"] = l.externalKernelKeys;
       lj["arg_allocations"] = l.argAllocations;

@@ -97,6 +97,8 @@ static std::string launchRefusal(const KernelInfo &k, const ByteLaneKernel &b) {
     std::string at = "the launch at line " + std::to_string(l.loc.line);
     if (l.viaPointer)
       return at + " goes through a function pointer that may start other kernels";
+    if (l.viaRuntimeCall)
+      return at + " passes the kernel's arguments as a void * array, whose allocations are not traced";
     if (!l.gridIsInteger || !l.gridSpan.valid())
       return at + " does not give the grid as one integer written in the file";
     if (!coversWithBlocks(l.gridText, l.blockText))

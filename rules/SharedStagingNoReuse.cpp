@@ -19,7 +19,9 @@ const RuleInfo kInfo{
     "read only by the thread that wrote it, or never read, a register holds the same value "
     "without the overhead. The whole block is enumerated (every thread, every loop iteration); "
     "arrays used beyond their subscripts (passed to calls, cast, dynamic extern arrays), with an "
-    "access the model cannot evaluate, or with a loop cut short are never reported. When each "
+    "access the model cannot evaluate or evaluates only where its guards pass, with an address "
+    "that reads a parameter or a value loaded at run time (which threads share an element can "
+    "depend on it), or with a loop cut short are never reported. When each "
     "thread uses several elements (a per-thread scratch array) the finding is a note: a private "
     "array indexed at run time would live in local memory (L_1), which may be why shared memory "
     "was chosen.",

@@ -96,7 +96,9 @@ public:
 
   // Writes first: each element's writer (one thread, or several).
   bool addWrite(const ModeledAccess &a) {
+    int64_t lanes = 0;
     auto r = enumerateBlock(a.guarded, block_, opts_, lanesPerAccess_, [&](const BlockLane &l) {
+      ++lanes;
       ++out_.laneWrites;
       if (writtenPairs_.insert({l.address, l.thread}).second)
         out_.maxWrittenPerThread = std::max<int64_t>(out_.maxWrittenPerThread, ++writtenByThread_[l.thread]);
@@ -106,12 +108,14 @@ public:
           it->second = kManyWriters;
       }
     });
-    return note(r);
+    return seenAsEvaluated(a, lanes) && note(r);
   }
 
   bool addRead(const ModeledAccess &a) {
     int64_t lastStep = -1, lastWarp = -1;
+    int64_t lanes = 0;
     auto r = enumerateBlock(a.guarded, block_, opts_, lanesPerAccess_, [&](const BlockLane &l) {
+      ++lanes;
       int64_t warp = l.thread / 32;
       if (l.step != lastStep || warp != lastWarp) {
         ++request_;
@@ -134,7 +138,7 @@ public:
       if (tracksWrites_)
         checkWriter(l, a.guarded.widthBytes);
     });
-    return note(r);
+    return seenAsEvaluated(a, lanes) && note(r);
   }
 
   void tracksWrites() { tracksWrites_ = true; }
@@ -169,6 +173,13 @@ private:
       return std::hash<int64_t>()(p.first * 1031 + p.second);
     }
   };
+
+  // An access that a retry evaluated where its guards pass (a block, a
+  // parameter value the enumeration's defaults do not give) has threads the
+  // enumeration does not see: the counts would be partial.
+  static bool seenAsEvaluated(const ModeledAccess &a, int64_t lanes) {
+    return lanes > 0 || a.fact.evals.empty();
+  }
 
   bool note(const BlockEnumeration &r) {
     if (!r.evaluated)
@@ -273,6 +284,12 @@ void enumerateGlobal(ModeledKernel &k, DataObject &o, const EvaluationOptions &o
 // One block shape's tally of a shared array's writes and reads.
 std::optional<BlockSharing> tallyShared(const ModeledKernel &k, const DataObject &o, const BlockShape &shape,
                                         const EvaluationOptions &opts, int64_t lanesPerAccess) {
+  // The enumeration takes one value for a parameter or uniform unknown in an
+  // address; which threads share elements can depend on it (s[2 * t + phase]).
+  for (size_t i : o.accesses)
+    for (SymbolKind kind : {SymbolKind::Param, SymbolKind::Uniform})
+      if (k.accesses[i].guarded.byteOffset->dependsOn(kind))
+        return std::nullopt;
   SharingTally tally(shape, opts, lanesPerAccess);
   tally.tracksWrites();
   for (size_t i : o.accesses)

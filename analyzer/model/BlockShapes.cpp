@@ -39,7 +39,10 @@ ShapeChoice wholeShapes(const ModeledKernel &k, const std::vector<const LaunchSi
     if (l->grid)
       c.grid = l->grid;
     if (c.source.empty())
-      c.source = std::string(l->viaPointer ? "launch through a function pointer at " : "launch at ") + where(*l, k);
+      c.source = std::string(l->viaPointer       ? "launch through a function pointer at "
+                             : l->viaRuntimeCall ? "runtime launch call at "
+                                                 : "launch at ") +
+                 where(*l, k);
     pointer = pointer || l->viaPointer;
     members = members || l->blockByMemberAssignment;
   }

@@ -292,15 +292,59 @@ void namedKernels(const Expr *e, std::vector<const FunctionDecl *> &out) {
 
 } // namespace
 
-std::vector<const FunctionDecl *> launchedKernels(const CUDAKernelCallExpr *call, const FunctionDecl *enclosing,
+LaunchOperands launchOperands(const CUDAKernelCallExpr *call) {
+  LaunchOperands op;
+  op.launch = call;
+  op.kernel = call->getCallee();
+  op.kernelCall = call;
+  if (const CallExpr *config = call->getConfig(); config && config->getNumArgs() >= 2) {
+    op.grid = config->getArg(0);
+    op.block = config->getArg(1);
+    if (config->getNumArgs() > 2 && !isa<CXXDefaultArgExpr>(config->getArg(2)))
+      op.sharedBytes = config->getArg(2);
+  }
+  return op;
+}
+
+std::optional<LaunchOperands> runtimeLaunchOperands(const CallExpr *call) {
+  const FunctionDecl *fd = call->getDirectCallee();
+  if (!fd || !fd->getIdentifier() || !fd->getDeclContext()->getRedeclContext()->isTranslationUnit())
+    return std::nullopt;
+  llvm::StringRef name = fd->getName();
+  // (func, gridDim, blockDim, args, sharedMem, stream), the template overloads
+  // of cuda_runtime.h included.
+  if ((name != "cudaLaunchKernel" && name != "cudaLaunchCooperativeKernel") || call->getNumArgs() < 3)
+    return std::nullopt;
+  LaunchOperands op;
+  op.launch = call;
+  const Expr *kernel = call->getArg(0)->IgnoreParenImpCasts();
+  while (auto *cast = dyn_cast<ExplicitCastExpr>(kernel)) // (void *)k, reinterpret_cast<const void *>(&k)
+    kernel = cast->getSubExpr()->IgnoreParenImpCasts();
+  if (auto *u = dyn_cast<UnaryOperator>(kernel); u && u->getOpcode() == UO_AddrOf)
+    kernel = u->getSubExpr()->IgnoreParenImpCasts();
+  op.kernel = kernel;
+  op.grid = call->getArg(1);
+  op.block = call->getArg(2);
+  if (call->getNumArgs() > 4 && !isa<CXXDefaultArgExpr>(call->getArg(4)))
+    op.sharedBytes = call->getArg(4);
+  return op;
+}
+
+std::vector<const FunctionDecl *> launchedKernels(const LaunchOperands &launch, const FunctionDecl *enclosing,
                                                   bool &viaPointer) {
   viaPointer = false;
   std::vector<const FunctionDecl *> out;
-  if (auto *fd = call->getDirectCallee()) {
-    out.push_back(fd);
-    return out;
-  }
-  const Expr *callee = call->getCallee()->IgnoreParenImpCasts();
+  const Expr *callee = launch.kernel->IgnoreParenImpCasts();
+  if (auto *ref = dyn_cast<DeclRefExpr>(callee))
+    if (auto *fd = dyn_cast<FunctionDecl>(ref->getDecl())) {
+      out.push_back(fd);
+      return out;
+    }
+  if (launch.kernelCall)
+    if (auto *fd = launch.kernelCall->getDirectCallee()) {
+      out.push_back(fd);
+      return out;
+    }
   for (int i = 0; i < 4; ++i) { // (*k), table[i], (*table[i])
     if (auto *u = dyn_cast<UnaryOperator>(callee); u && u->getOpcode() == UO_Deref)
       callee = u->getSubExpr()->IgnoreParenImpCasts();
@@ -342,50 +386,52 @@ std::string kernelKey(const FunctionDecl *fd) {
   return os.str();
 }
 
-LaunchSite modelLaunch(ASTContext &ctx, const CUDAKernelCallExpr *call, const FunctionDecl *enclosing,
+LaunchSite modelLaunch(ASTContext &ctx, const LaunchOperands &launch, const FunctionDecl *enclosing,
                        const std::vector<const FunctionDecl *> &kernels, bool viaPointer) {
+  const Expr *call = launch.launch;
   LaunchSite site;
   site.loc = toLocation(ctx.getSourceManager(), call->getBeginLoc());
-  if (auto *callee = call->getDirectCallee())
-    site.kernel = callee->getNameAsString();
+  if (!viaPointer && kernels.size() == 1)
+    site.kernel = kernels.front()->getNameAsString();
   else
-    site.kernel = sourceText(ctx, call->getCallee()->getSourceRange());
+    site.kernel = sourceText(ctx, launch.kernel->getSourceRange());
   site.viaPointer = viaPointer;
+  site.viaRuntimeCall = !launch.kernelCall;
   for (const FunctionDecl *k : kernels)
     if (!k->isDefined() && k->isExternallyVisible())
       site.externalKernelKeys.push_back(kernelKey(k));
-  site.argAllocations = launchArgAllocations(ctx, call, enclosing);
-  const CallExpr *config = call->getConfig();
-  if (!config || config->getNumArgs() < 2)
+  if (launch.kernelCall)
+    site.argAllocations = launchArgAllocations(ctx, launch.kernelCall, enclosing);
+  if (!launch.grid || !launch.block)
     return site;
   ShapeEvaluator eval(ctx, enclosing, call);
   auto known = knownByBranch(ctx, call);
   for (auto [var, value] : known)
     eval.bind(var, value);
-  site.gridText = sourceText(ctx, config->getArg(0)->getSourceRange());
+  site.gridText = sourceText(ctx, launch.grid->getSourceRange());
   {
-    const Expr *grid = config->getArg(0)->IgnoreImplicit();
+    const Expr *grid = launch.grid->IgnoreImplicit();
     if (auto *ce = dyn_cast<CXXConstructExpr>(grid); ce && ce->getNumArgs() >= 1 && !isa<CXXTemporaryObjectExpr>(ce))
       grid = ce->getArg(0)->IgnoreImplicit(); // the implicit dim3(unsigned) around an integer
     site.gridIsInteger = grid->getType()->isIntegralOrEnumerationType();
     site.gridSpan = fileSpan(ctx, CharSourceRange::getTokenRange(grid->getSourceRange()));
   }
-  site.blockText = sourceText(ctx, config->getArg(1)->getSourceRange());
+  site.blockText = sourceText(ctx, launch.block->getSourceRange());
   auto whole = [](const std::optional<PartialShape> &p) -> std::optional<BlockShape> {
     if (!p || !(*p)[0] || !(*p)[1] || !(*p)[2])
       return std::nullopt;
     return BlockShape{*(*p)[0], *(*p)[1], *(*p)[2]};
   };
-  site.grid = whole(eval.dim3(config->getArg(0)));
+  site.grid = whole(eval.dim3(launch.grid));
   eval.resetMemberAssignment();
-  auto block = eval.dim3(config->getArg(1));
+  auto block = eval.dim3(launch.block);
   if (block)
     site.blockDims = *block;
   site.block = whole(block);
   site.blockByMemberAssignment = eval.usedMemberAssignment();
   if (!site.block) {
     auto integer = [&](const Expr *e) { return eval.integer(e); };
-    if (auto reaching = reachingBlockShapes(ctx, enclosing, call, config->getArg(1), integer, known)) {
+    if (auto reaching = reachingBlockShapes(ctx, enclosing, call, launch.block, integer, known)) {
       if (reaching->shapes.size() == 1 && reaching->assumption.empty()) { // every path gives the same shape
         site.block = reaching->shapes.front();
         site.blockDims = {site.block->x, site.block->y, site.block->z};
@@ -395,8 +441,8 @@ LaunchSite modelLaunch(ASTContext &ctx, const CUDAKernelCallExpr *call, const Fu
       }
     }
   }
-  if (config->getNumArgs() > 2 && !isa<CXXDefaultArgExpr>(config->getArg(2)))
-    site.sharedBytesText = sourceText(ctx, config->getArg(2)->getSourceRange());
+  if (launch.sharedBytes)
+    site.sharedBytesText = sourceText(ctx, launch.sharedBytes->getSourceRange());
   return site;
 }
 

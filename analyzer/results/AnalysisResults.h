@@ -135,6 +135,7 @@ struct LaunchSite {
   // compile database are matched by.
   std::vector<std::string> externalKernelKeys;
   bool viaPointer = false; // through a function-pointer variable or table
+  bool viaRuntimeCall = false; // cudaLaunchKernel / cudaLaunchCooperativeKernel, not <<<>>>
   std::optional<BlockShape> grid;
   std::string blockText, gridText, sharedBytesText;
   // Per kernel argument: the host variable it is when that variable holds its

@@ -313,8 +313,11 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
   bool readsBlockIdx = access.byteOffset->dependsOn(SymbolKind::BlockIdx);
   for (auto &g : access.guards)
     readsBlockIdx = readsBlockIdx || g->dependsOn(SymbolKind::BlockIdx);
+  // -1 stands for the last block of each dimension.
   std::vector<int64_t> blockIdxChoices{0};
-  if (readsBlockIdx)
+  if (opts.lastBlock)
+    blockIdxChoices = {-1};
+  else if (readsBlockIdx)
     blockIdxChoices.push_back(1);
   // Per lane: whether active, and its address per sample (row-major).
   std::vector<int64_t> addresses(kWarpSize * samples.size());
@@ -337,7 +340,8 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
     for (int warp : warps) {
       for (int64_t bi : blockIdxChoices) {
         Binding b = iterBinding;
-        b.blockIdx[0] = b.blockIdx[1] = b.blockIdx[2] = bi;
+        for (int d = 0; d < 3; ++d)
+          b.blockIdx[d] = bi >= 0 ? bi : b.gridDim[d] - 1;
         std::array<bool, kWarpSize> active{};
         auto cached = activeByWarp.find({warp, bi});
         if (!guardsReadLoops && cached != activeByWarp.end()) {
@@ -583,15 +587,7 @@ std::vector<int64_t> blockLoopIterations(const LoopRecurrence &rec, const Bindin
 BlockEnumeration enumerateBlock(const GuardedAccess &access, const BlockShape &block, const EvaluationOptions &opts,
                                 int64_t maxLaneEvaluations, const std::function<void(const BlockLane &)> &visit) {
   BlockEnumeration out;
-  Binding base;
-  base.blockDim[0] = block.x;
-  base.blockDim[1] = block.y;
-  base.blockDim[2] = block.z;
-  BlockShape grid = opts.grid.value_or(BlockShape{opts.symbolicValue, opts.symbolicValue, 1});
-  base.gridDim[0] = grid.x;
-  base.gridDim[1] = grid.y;
-  base.gridDim[2] = grid.z;
-  base.paramValue = opts.symbolicValue;
+  Binding base = blockBinding(block, opts);
   if (block.threads() <= 0)
     return out;
 

@@ -36,6 +36,10 @@ struct EvaluationOptions {
   std::map<int, int64_t> paramOverrides, uniformOverrides;
   // Evaluate every warp of the block, not only the representative ones.
   bool everyWarp = false;
+  // Evaluate the grid's last block (blockIdx = gridDim - 1 in every
+  // dimension) instead of blocks 0 and 1: the one a `by == gridDim.y - 1`
+  // edge branch runs in.
+  bool lastBlock = false;
 };
 
 // The worst evaluation for this block shape, or nullopt when the address

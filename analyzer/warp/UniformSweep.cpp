@@ -192,8 +192,10 @@ void evaluateAccess(const GuardedAccess &access, const std::vector<BlockShape> &
 
   std::vector<Symbol> all, syms;
   access.byteOffset->collectSymbols(all);
+  // A symbol given a value (a retry where the guards pass) is not swept.
   for (auto &s : all)
-    if (s.kind == SymbolKind::Param || s.kind == SymbolKind::Uniform)
+    if ((s.kind == SymbolKind::Param && !opts.paramOverrides.count(s.index)) ||
+        (s.kind == SymbolKind::Uniform && !opts.uniformOverrides.count(s.index)))
       syms.push_back(s);
   if (syms.empty()) {
     evaluateAll(access, opts, f.evals, f.worstEval);

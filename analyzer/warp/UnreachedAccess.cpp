@@ -1,6 +1,7 @@
 #include "analyzer/warp/UnreachedAccess.h"
 #include "analyzer/warp/UniformSweep.h"
 
+#include <algorithm>
 #include <set>
 
 namespace warplint {
@@ -74,8 +75,99 @@ bool neverExecuted(const GuardedAccess &access, const std::vector<BlockShape> &s
   return noThreadTakes(probe, shapes, opts, true);
 }
 
-bool evaluateWithSmallGuardParameter(const GuardedAccess &access, const std::vector<BlockShape> &shapes,
-                                     const EvaluationOptions &opts, MemoryAccess &f) {
+namespace {
+
+// The conjuncts of a guard: `a && b` and `!(a || b)` are two guards.
+void splitConjuncts(const ExprRef &g, std::vector<ExprRef> &out) {
+  if (g->op == ExprOp::LAnd) {
+    splitConjuncts(g->operands[0], out);
+    splitConjuncts(g->operands[1], out);
+    return;
+  }
+  if (g->op == ExprOp::Not && g->operands[0]->op == ExprOp::LOr) {
+    for (auto &o : g->operands[0]->operands)
+      splitConjuncts(IndexExpr::make(ExprOp::Not, {o}), out);
+    return;
+  }
+  if (g->op == ExprOp::Not && g->operands[0]->op == ExprOp::Not) {
+    splitConjuncts(g->operands[0]->operands[0], out);
+    return;
+  }
+  out.push_back(g);
+}
+
+// The symbols `e` reads, those of the loops it walks included.
+std::set<Symbol> symbolsRead(const ExprRef &e) {
+  std::vector<Symbol> symbols;
+  e->collectSymbols(symbols);
+  std::vector<std::shared_ptr<const LoopRecurrence>> loops;
+  e->collectLoops(loops);
+  for (auto &l : loops)
+    for (const ExprRef &part : {l->init, l->step, l->cond})
+      if (part)
+        part->collectSymbols(symbols);
+  return {symbols.begin(), symbols.end()};
+}
+
+bool readsUniformUnknown(const ExprRef &g) {
+  for (SymbolKind k : {SymbolKind::BlockIdx, SymbolKind::GridDim, SymbolKind::Param, SymbolKind::Uniform})
+    if (g->dependsOn(k))
+      return true;
+  return false;
+}
+
+// Splits the guards into those that select whole blocks independently of
+// everything else the access reads (see evaluateWhereGuardsPass) and the rest.
+void splitBlockSelectingGuards(const GuardedAccess &access, std::vector<ExprRef> &blockSelecting,
+                               std::vector<ExprRef> &rest) {
+  std::vector<ExprRef> all;
+  for (auto &g : access.guards)
+    splitConjuncts(g, all);
+  std::vector<std::set<Symbol>> reads;
+  for (auto &g : all)
+    reads.push_back(symbolsRead(g));
+  std::set<Symbol> addressReads = symbolsRead(access.byteOffset);
+  for (size_t i = 0; i < all.size(); ++i) {
+    const ExprRef &g = all[i];
+    bool candidate = !g->dependsOn(SymbolKind::ThreadIdx) && !g->dependsOnLoop() && readsUniformUnknown(g);
+    for (const Symbol &s : reads[i]) {
+      candidate = candidate && !addressReads.count(s);
+      for (size_t j = 0; candidate && j < all.size(); ++j)
+        candidate = j == i || !reads[j].count(s);
+    }
+    (candidate ? blockSelecting : rest).push_back(g);
+  }
+}
+
+std::string joined(const std::vector<ExprRef> &guards) {
+  std::string out;
+  for (auto &g : guards)
+    out += (out.empty() ? "" : " && ") + g->str();
+  return out;
+}
+
+// Evaluates with `opts`; on success adds `assumption` (after those f had).
+bool evaluateAssuming(const GuardedAccess &access, const std::vector<BlockShape> &shapes,
+                      const EvaluationOptions &opts, const std::vector<std::string> &assumptions,
+                      const std::string &assumption, MemoryAccess &f) {
+  f.assumptions = assumptions;
+  evaluateAccess(access, shapes, opts, f);
+  if (f.evals.empty())
+    return false;
+  // The failed default evaluation stated its sweep already.
+  std::vector<std::string> once;
+  for (auto &a : f.assumptions)
+    if (std::find(once.begin(), once.end(), a) == once.end())
+      once.push_back(a);
+  f.assumptions = std::move(once);
+  f.assumptions.push_back(assumption);
+  return true;
+}
+
+// Step 3 of evaluateWhereGuardsPass.
+bool evaluateWithSmallGuardValues(const GuardedAccess &access, const std::vector<BlockShape> &shapes,
+                                  const EvaluationOptions &opts, const std::vector<std::string> &assumptions,
+                                  MemoryAccess &f) {
   std::vector<Symbol> symbols;
   for (auto &g : access.guards)
     g->collectSymbols(symbols);
@@ -83,25 +175,67 @@ bool evaluateWithSmallGuardParameter(const GuardedAccess &access, const std::vec
     for (const ExprRef &part : {l->init, l->step, l->cond})
       if (part)
         part->collectSymbols(symbols);
-  std::set<int> tried;
-  const std::vector<std::string> assumptions = f.assumptions; // each evaluation adds its own
-  for (const Symbol &s : symbols) {
-    if (s.kind != SymbolKind::Param || s.boolean || !tried.insert(s.index).second || tried.size() > 4)
-      continue;
-    for (int64_t value : {8, 1}) {
-      EvaluationOptions small = opts;
-      small.paramOverrides[s.index] = value;
-      f.assumptions = assumptions;
-      evaluateAccess(access, shapes, small, f);
-      if (!f.evals.empty()) {
-        f.guardValueAssumed = s.name + " = " + std::to_string(value);
-        f.assumptions.push_back("no lane passes the guards with every parameter at " +
-                                std::to_string(opts.symbolicValue) + "; evaluated with " + f.guardValueAssumed);
-        return true;
-      }
+  std::vector<Symbol> tried;
+  for (const Symbol &s : symbols)
+    if ((s.kind == SymbolKind::Param || s.kind == SymbolKind::Uniform) && !s.boolean &&
+        std::find(tried.begin(), tried.end(), s) == tried.end() && tried.size() < 8)
+      tried.push_back(s);
+  const std::string atDefault =
+      "no lane passes the guards with every parameter at " + std::to_string(opts.symbolicValue) + "; evaluated with ";
+  auto attempt = [&](const std::vector<Symbol> &set, int64_t value) {
+    EvaluationOptions small = opts;
+    std::string named;
+    for (const Symbol &s : set) {
+      (s.kind == SymbolKind::Param ? small.paramOverrides : small.uniformOverrides)[s.index] = value;
+      named += (named.empty() ? "" : ", ") + s.name + " = " + std::to_string(value);
     }
+    if (!evaluateAssuming(access, shapes, small, assumptions, atDefault + named, f))
+      return false;
+    f.guardValueAssumed = named;
+    return true;
+  };
+  // Alone first (only one value is then assumed), the first four symbols.
+  for (size_t i = 0; i < tried.size() && i < 4; ++i)
+    for (int64_t value : {8, 1})
+      if (attempt({tried[i]}, value))
+        return true;
+  std::vector<Symbol> params;
+  for (const Symbol &s : tried)
+    if (s.kind == SymbolKind::Param)
+      params.push_back(s);
+  if (params.size() > 1)
+    for (int64_t value : {8, 1})
+      if (attempt(params, value))
+        return true;
+  return false;
+}
+
+} // namespace
+
+bool evaluateWhereGuardsPass(const GuardedAccess &access, const std::vector<BlockShape> &shapes,
+                             const EvaluationOptions &opts, MemoryAccess &f) {
+  const MemoryAccess before = f;
+  const std::vector<std::string> &assumptions = before.assumptions; // each evaluation adds its own
+  std::vector<ExprRef> blockSelecting, rest;
+  splitBlockSelectingGuards(access, blockSelecting, rest);
+  GuardedAccess withinBlocks = access;
+  withinBlocks.guards = rest;
+  const std::string where = "evaluated in the blocks where " + joined(blockSelecting) +
+                            " holds (a guard on values uniform across the block that the address does not read)";
+  if (!blockSelecting.empty() && evaluateAssuming(withinBlocks, shapes, opts, assumptions, where, f))
+    return true;
+  EvaluationOptions last = opts;
+  last.lastBlock = true;
+  const std::string lastBlock = "evaluated in the grid's last block (blockIdx = gridDim - 1), where the guards pass";
+  if (evaluateAssuming(access, shapes, last, assumptions, lastBlock, f))
+    return true;
+  if (!blockSelecting.empty() && evaluateAssuming(withinBlocks, shapes, last, assumptions, lastBlock, f)) {
+    f.assumptions.push_back(where);
+    return true;
   }
-  f.assumptions = assumptions;
+  if (evaluateWithSmallGuardValues(access, shapes, opts, assumptions, f))
+    return true;
+  f = before;
   return false;
 }
 

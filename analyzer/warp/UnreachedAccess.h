@@ -20,13 +20,25 @@ namespace warplint {
 bool neverExecuted(const GuardedAccess &access, const std::vector<BlockShape> &shapes,
                    const EvaluationOptions &opts);
 
-// Every parameter takes one default value (large), so a guard or loop bound
-// that subtracts one parameter from another (`tid < Size - 1 - t`,
-// `x < w - r`) leaves no lane. Then each parameter the guards or loop bounds
-// read is tried alone at a small value; the first that activates lanes is
-// kept, in f.evals, and stated in f.guardValueAssumed and f.assumptions (the
-// rules report such a verdict as a note). False, and f as it was, otherwise.
-bool evaluateWithSmallGuardParameter(const GuardedAccess &access, const std::vector<BlockShape> &shapes,
-                                     const EvaluationOptions &opts, MemoryAccess &f);
+// Retries for an access whose evaluation found no lane, in the order of how
+// little each assumes; the first that activates lanes is kept, in f.evals,
+// with what it assumed in f.assumptions:
+//  1. a guard that reads only values uniform across the block and nothing the
+//     address, the other guards or the loops read (`nf == NUMBER_THREADS`)
+//     selects whole blocks, not lanes: the access is evaluated where it
+//     holds, which is exact for every such block;
+//  2. the grid's last block (`else if (by == gridDim.y - 1)`), with and
+//     without those guards;
+//  3. every parameter takes one default value (large), so a guard or loop
+//     bound that subtracts one parameter from another (`tid < Size - 1 - t`,
+//     `x < w - r`) leaves no lane: each parameter or uniform value the guards
+//     or loop bounds read is tried alone at a small value (8, then 1), then
+//     all the parameters together (`ty + by * (16 - 2 * iteration) -
+//     border_rows >= 0` in a tile that also reads `iteration`); the values
+//     are stated in f.guardValueAssumed too, and the rules report a verdict
+//     that holds only for them as a note.
+// False, and f as it was, when none activates a lane.
+bool evaluateWhereGuardsPass(const GuardedAccess &access, const std::vector<BlockShape> &shapes,
+                             const EvaluationOptions &opts, MemoryAccess &f);
 
 } // namespace warplint

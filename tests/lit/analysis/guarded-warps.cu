@@ -2,7 +2,7 @@
 // warps (the first, second and last warps stand for the block otherwise),
 // and an access that no thread of the block takes under the kernel's own
 // constants is "not executed", not a gap in the model. A guard on a
-// parameter or a block index proves nothing: those stay "no active lane".
+// parameter or a block index proves nothing: those are evaluated where it holds.
 // RUN: %not %warplint check %s --color=never 2>&1 | %FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not=warning: --implicit-check-not=error:
 // RUN: %warplint check %s --dump-model --color=never | %FileCheck %s --check-prefix=CHECK-MODEL
 
@@ -110,14 +110,16 @@ void launch(const float *in, float *out, int n) {
 // CHECK-MODEL: "text": "s[t + 128]",
 // CHECK-MODEL-NEXT: "unevaluated": {
 // CHECK-MODEL-NEXT: "class": "not executed",
-// paramGuard: a guard on a parameter or a block index proves nothing; the
-// parameter guard is evaluated with a small value of n, stated.
+// paramGuard: a guard on a parameter or a block index proves nothing; each
+// selects whole blocks and reads nothing the address reads, so the accesses
+// are evaluated in the blocks where it holds, stated.
 // CHECK-MODEL: "name": "reduceSteps"
-// CHECK-MODEL: evaluated with n = 1
-// CHECK-MODEL: evaluated with n = 1
-// CHECK-MODEL: "class": "no active lane",
-// CHECK-MODEL: "class": "no active lane",
+// CHECK-MODEL: evaluated in the blocks where n < 4 holds
+// CHECK-MODEL: evaluated in the blocks where n < 4 holds
+// CHECK-MODEL: evaluated in the blocks where blockIdx.x == 7 holds
+// CHECK-MODEL: evaluated in the blocks where blockIdx.x == 7 holds
 // CHECK-MODEL-NOT: "not executed"
+// CHECK-MODEL-NOT: "no active lane"
 // CHECK-MODEL: "name": "paramGuard"
 // loopSteps at 64 threads: the two accesses in the loop are not executed.
 // CHECK-MODEL: "name": "boundedByTwoParams"

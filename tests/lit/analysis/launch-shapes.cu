@@ -1,8 +1,8 @@
 // Where a kernel's block shape comes from (KernelInfo::blockShapeOrigin):
 // launches through function pointers and tables, dim3 values built member by
 // member, constants of every spelling, launches under a `case` of a switch on
-// the block size, partial shapes, __launch_bounds__, and the plausible shapes
-// tried when nothing is known.
+// the block size, partial shapes, the runtime's launch calls, __launch_bounds__,
+// and the plausible shapes tried when nothing is known.
 // RUN: %warplint check %s --dump-model | %python %S/Inputs/kernel_origins.py | %FileCheck %s
 // RUN: %warplint check %s --no-cuda-toolkit --dump-model | %python %S/Inputs/kernel_origins.py | %FileCheck %s
 
@@ -380,6 +380,27 @@ void launchTested(float *a, int blockSize) {
     squareOf16<<<1, threads>>>(a);
   else
     squareOther<<<1, threads>>>(a);
+}
+
+// ---- the runtime's launch calls: cudaLaunchKernel, cudaLaunchCooperativeKernel ----
+
+__global__ void viaRuntime(float *a, int n) { a[threadIdx.x] = 0.f; }
+__global__ void viaCooperative(float *a, int n) { a[threadIdx.y * 32 + threadIdx.x] = 0.f; }
+__global__ void viaRuntimePointer(float *a, int n) { a[threadIdx.x] = 1.f; }
+// CHECK: viaRuntime: launch (160, 1, 1)
+// CHECK: viaCooperative: member assignment (32, 4, 1)
+// CHECK: viaRuntimePointer: pointer (64, 1, 1)
+
+void launchThroughRuntime(float *a, int n) {
+  void *args[] = {&a, &n};
+  const int threads = 160;
+  cudaLaunchKernel((const void *)viaRuntime, dim3(n / threads), dim3(threads), args, 0, 0);
+  dim3 block;
+  block.x = 32;
+  block.y = 4;
+  cudaLaunchCooperativeKernel((void *)&viaCooperative, dim3(n), block, args, 0, 0);
+  void (*k)(float *, int) = viaRuntimePointer;
+  cudaLaunchKernel((const void *)k, dim3(n / 64), dim3(64), args, 0, 0);
 }
 
 // ---- nothing from a launch ----
