@@ -173,6 +173,42 @@ __global__ void paramOffset(const float *in, float *out, int shift) {
   out[i] = buf[threadIdx.x];
 }
 
+// A compare-exchange network: elements are bound to the reference
+// parameters of a helper that reads and writes them, unseen by the model
+// (only the own-element load and store around it are subscripts).
+__device__ inline void orderPair(float &lo, float &hi) {
+  if (lo > hi) {
+    float t = lo;
+    lo = hi;
+    hi = t;
+  }
+}
+
+__global__ void sortTile(const float *in, float *out) {
+  __shared__ float keys[512];
+  int base = blockIdx.x * 512;
+  keys[threadIdx.x] = in[base + threadIdx.x];
+  keys[threadIdx.x + 256] = in[base + threadIdx.x + 256];
+  for (int half = 256; half > 0; half >>= 1) {
+    __syncthreads();
+    int lo = 2 * threadIdx.x - (threadIdx.x & (half - 1));
+    orderPair(keys[lo], keys[lo + half]);
+  }
+  __syncthreads();
+  out[base + threadIdx.x] = keys[threadIdx.x];
+  out[base + threadIdx.x + 256] = keys[threadIdx.x + 256];
+}
+
+// The same through a reference variable.
+__global__ void refVariable(const float *in, float *out) {
+  __shared__ float buf[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  buf[threadIdx.x] = in[i];
+  __syncthreads();
+  float &mirror = buf[255 - threadIdx.x];
+  out[i] = buf[threadIdx.x] + mirror;
+}
+
 void launch(float *a, float *b, int *p) {
   ownSlot<<<N / 256, 256>>>(a, b);
   deadStore<<<N / 256, 256>>>(a, b);
@@ -189,4 +225,6 @@ void launch(float *a, float *b, int *p) {
   pairSwap<<<N / 256, 256>>>(a, b);
   unknownOffset<<<N / 256, 256>>>(a, p, b);
   paramOffset<<<N / 256, 256>>>(a, b, 0);
+  sortTile<<<N / 512, 256>>>(a, b);
+  refVariable<<<N / 256, 256>>>(a, b);
 }
