@@ -284,12 +284,16 @@ void enumerateGlobal(ModeledKernel &k, DataObject &o, const EvaluationOptions &o
 // One block shape's tally of a shared array's writes and reads.
 std::optional<BlockSharing> tallyShared(const ModeledKernel &k, const DataObject &o, const BlockShape &shape,
                                         const EvaluationOptions &opts, int64_t lanesPerAccess) {
-  // The enumeration takes one value for a parameter or uniform unknown in an
-  // address; which threads share elements can depend on it (s[2 * t + phase]).
-  for (size_t i : o.accesses)
-    for (SymbolKind kind : {SymbolKind::Param, SymbolKind::Uniform})
-      if (k.accesses[i].guarded.byteOffset->dependsOn(kind))
-        return std::nullopt;
+  // An address that moves with a value the model does not know (a scalar
+  // parameter, a warp-uniform load) is enumerated at one sample value, and a
+  // lane the sample puts outside the array is skipped as infeasible: the
+  // tally cannot show that no thread reads another's element for every
+  // value (s[t] written, s[b + t] read is own-element only at b = 0).
+  for (size_t i : o.accesses) {
+    const ExprRef &addr = k.accesses[i].guarded.byteOffset;
+    if (addr && (addr->dependsOn(SymbolKind::Param) || addr->dependsOn(SymbolKind::Uniform)))
+      return std::nullopt;
+  }
   SharingTally tally(shape, opts, lanesPerAccess);
   tally.tracksWrites();
   for (size_t i : o.accesses)

@@ -141,6 +141,20 @@ std::string useEscape(const ParentMap &pm, const DeclRefExpr *ref, size_t rank) 
   const Stmt *p = parentOf(pm, cur);
   if (auto *uo = dyn_cast_or_null<UnaryOperator>(p); uo && uo->getOpcode() == UO_AddrOf)
     return valueEscape(pm, uo, true);
+  // Bound to a reference (a call's reference parameter, a reference
+  // variable): read and written where no subscript shows it, as in a
+  // bitonic sort's Comparator(s_key[pos], s_key[pos + stride]).
+  while (isa_and_nonnull<ImplicitCastExpr>(p) && cast<ImplicitCastExpr>(p)->getCastKind() == CK_NoOp)
+    p = parentOf(pm, p);
+  // (An operator call on a class element, v4[i] = make_float4(...), is the
+  // element's own assignment: a subscript the model sees.)
+  if (auto *call = dyn_cast_or_null<CallExpr>(p); call && !isa<CXXOperatorCallExpr>(call)) {
+    std::string name = calleeName(call);
+    return "an element is bound to a reference parameter of '" + (name.empty() ? std::string("a call") : name) +
+           "'";
+  }
+  if (isa_and_nonnull<DeclStmt>(p))
+    return "an element is bound to a reference variable";
   return "";
 }
 

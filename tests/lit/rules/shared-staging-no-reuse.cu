@@ -6,7 +6,6 @@
 // JSON: "element_writes": 256
 // JSON: "element_reads": 256
 // JSON: "max_elements_per_thread": 1
-// JSON: "never_read": false
 
 #define N 1024
 
@@ -23,9 +22,10 @@ __global__ void ownSlot(const float *in, float *out) {
   out[i] = partial[threadIdx.x] + 1.f;
 }
 
-// Stores nobody reads.
+// Stores nobody reads: not reported. nvcc -O3 deletes the array and its
+// stores (tests/gpu/corpus/wild_staging.cu stageNeverRead executed no STS on
+// the H100), so there is no cost to name.
 __global__ void deadStore(const float *in, float *out) {
-  // CHECK: :[[@LINE+1]]:20: warning: shared 'unused' carries no data between threads: it is written but never read; the stores can go [shared-staging-no-reuse]
   __shared__ float unused[256];
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   unused[threadIdx.x] = in[i];
@@ -154,6 +154,61 @@ __global__ void pairSwap(const float *in, float *out) {
   out[i] = buf[threadIdx.x ^ 1];
 }
 
+// Own element at offset 0, another thread's at a uniform offset the model
+// does not know (a load, a parameter): no claim for every value of it.
+__global__ void unknownOffset(const float *in, const int *starts, float *out) {
+  __shared__ float buf[512];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int b = starts[blockIdx.x];
+  buf[threadIdx.x] = in[i];
+  __syncthreads();
+  out[i] = buf[threadIdx.x] + buf[b + threadIdx.x];
+}
+
+__global__ void paramOffset(const float *in, float *out, int shift) {
+  __shared__ float buf[512];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  buf[threadIdx.x + shift] = in[i];
+  __syncthreads();
+  out[i] = buf[threadIdx.x];
+}
+
+// A compare-exchange network: elements are bound to the reference
+// parameters of a helper that reads and writes them, unseen by the model
+// (only the own-element load and store around it are subscripts).
+__device__ inline void orderPair(float &lo, float &hi) {
+  if (lo > hi) {
+    float t = lo;
+    lo = hi;
+    hi = t;
+  }
+}
+
+__global__ void sortTile(const float *in, float *out) {
+  __shared__ float keys[512];
+  int base = blockIdx.x * 512;
+  keys[threadIdx.x] = in[base + threadIdx.x];
+  keys[threadIdx.x + 256] = in[base + threadIdx.x + 256];
+  for (int half = 256; half > 0; half >>= 1) {
+    __syncthreads();
+    int lo = 2 * threadIdx.x - (threadIdx.x & (half - 1));
+    orderPair(keys[lo], keys[lo + half]);
+  }
+  __syncthreads();
+  out[base + threadIdx.x] = keys[threadIdx.x];
+  out[base + threadIdx.x + 256] = keys[threadIdx.x + 256];
+}
+
+// The same through a reference variable.
+__global__ void refVariable(const float *in, float *out) {
+  __shared__ float buf[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  buf[threadIdx.x] = in[i];
+  __syncthreads();
+  float &mirror = buf[255 - threadIdx.x];
+  out[i] = buf[threadIdx.x] + mirror;
+}
+
 void launch(float *a, float *b, int *p) {
   ownSlot<<<N / 256, 256>>>(a, b);
   deadStore<<<N / 256, 256>>>(a, b);
@@ -168,4 +223,8 @@ void launch(float *a, float *b, int *p) {
   dataDependent<<<N / 256, 256>>>(a, p, b);
   longLoop<<<N / 256, 256>>>(a, b, N);
   pairSwap<<<N / 256, 256>>>(a, b);
+  unknownOffset<<<N / 256, 256>>>(a, p, b);
+  paramOffset<<<N / 256, 256>>>(a, b, 0);
+  sortTile<<<N / 512, 256>>>(a, b);
+  refVariable<<<N / 256, 256>>>(a, b);
 }
