@@ -214,6 +214,11 @@ struct MemoryAccess {
   // default value and the evaluations come from a small value of one guard
   // parameter instead ("r = 8"): a verdict then holds for that value only.
   std::string guardValueAssumed;
+  // Set, to the assumption stated, when the evaluations come from a retry
+  // where the guards pass (analyzer/warp/UnreachedAccess.h): any other
+  // evaluation of the access under the default values (padding trials,
+  // narrow-access groups) sees no lane of it.
+  std::string evaluatedWhereGuardsPass;
   // Constant-memory accesses: the loads (their MemoryAccess::loc) whose
   // values the index reads, when it reads any (`c[in[i]]`).
   std::vector<SourceLocation> indexLoads;

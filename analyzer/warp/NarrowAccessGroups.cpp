@@ -291,8 +291,10 @@ void findNarrowAccessGroups(ModeledKernel &k, const std::vector<BlockShape> &sha
   std::vector<std::tuple<std::string, int, int64_t>> order;
   for (size_t i = 0; i < k.accesses.size(); ++i) {
     const MemoryAccess &f = k.accesses[i].fact;
+    // An access evaluated only where its guards pass has no lane under the
+    // values the group's samples take: it is reported alone.
     if (f.space != AddressSpace::Global || (f.widthBytes != 1 && f.widthBytes != 2) || !f.indexKnown ||
-        f.evals.empty())
+        f.evals.empty() || !f.evaluatedWhereGuardsPass.empty())
       continue;
     auto key = std::make_tuple(f.base, k.accesses[i].region, f.widthBytes);
     if (!buckets.count(key))

@@ -91,6 +91,11 @@ void evaluatePaddings(ModeledKernel &k, const std::vector<BlockShape> &shapes, c
                                       " is not a subscript of every dimension");
         continue;
       }
+      if (!a.fact.evaluatedWhereGuardsPass.empty()) {
+        array.layoutEscapes.push_back("the access '" + a.fact.text + "' at line " + line +
+                                      " is evaluated only where its guards pass, which a padding trial does not see");
+        continue;
+      }
       bool known = std::all_of(a.subscripts.begin(), a.subscripts.end(), [](const ExprRef &s) { return s->isKnown(); });
       if (!known) {
         array.layoutEscapes.push_back("an index of '" + a.fact.text + "' at line " + line +

@@ -161,6 +161,7 @@ bool evaluateAssuming(const GuardedAccess &access, const std::vector<BlockShape>
       once.push_back(a);
   f.assumptions = std::move(once);
   f.assumptions.push_back(assumption);
+  f.evaluatedWhereGuardsPass = assumption;
   return true;
 }
 
@@ -231,6 +232,7 @@ bool evaluateWhereGuardsPass(const GuardedAccess &access, const std::vector<Bloc
     return true;
   if (!blockSelecting.empty() && evaluateAssuming(withinBlocks, shapes, last, assumptions, lastBlock, f)) {
     f.assumptions.push_back(where);
+    f.evaluatedWhereGuardsPass = lastBlock + "; " + where;
     return true;
   }
   if (evaluateWithSmallGuardValues(access, shapes, opts, assumptions, f))

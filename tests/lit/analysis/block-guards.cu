@@ -39,7 +39,10 @@ __global__ void lastRow(const float *in, float *out, int w) {
   if (blockIdx.y == 0) {
     edge[ty][tx] = in[blockIdx.x * 16 + tx];
   } else if (blockIdx.y == gridDim.y - 1) {
-    // CHECK-MESSAGES: :[[@LINE+1]]:20: warning: 8-way bank conflict on read of shared 'edge'
+    // A padding trial evaluates under the default values, where no lane takes
+    // the branch: no padding is offered on its say-so.
+    // CHECK-MESSAGES: :[[@LINE+2]]:20: warning: 8-way bank conflict on read of shared 'edge'
+    // CHECK-MESSAGES: note: no padding fix: {{.*}}the access 'edge[tx][ty]' at line [[@LINE+1]] is evaluated only where its guards pass, which a padding trial does not see
     edge[ty][tx] = edge[tx][ty] + in[(gridDim.y - 1) * 16 * w + blockIdx.x * 16 + tx];
   }
   __syncthreads();
