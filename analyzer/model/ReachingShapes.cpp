@@ -59,14 +59,29 @@ using Write = HostWrite;
 std::vector<Write> writesIn(const Stmt *s) { return hostWritesIn(s); }
 
 // What makes the path walk below unsound: jumps it does not follow and
-// lambdas that may write a captured local whenever they are called.
+// lambdas that may write a captured local whenever they are called. The walk
+// follows integer and dim3 locals only, and a lambda can write a local only
+// through a reference capture; a [&] lambda captures just the locals its body
+// names, so one that names no such local (a host check filling a vector)
+// changes no shape.
 class Unfollowable : public RecursiveASTVisitor<Unfollowable> {
 public:
   bool found = false;
   bool VisitGotoStmt(GotoStmt *) { return !(found = true); }
   bool VisitIndirectGotoStmt(IndirectGotoStmt *) { return !(found = true); }
   bool VisitLabelStmt(LabelStmt *) { return !(found = true); }
-  bool VisitLambdaExpr(LambdaExpr *) { return !(found = true); }
+  bool VisitLambdaExpr(LambdaExpr *l) {
+    for (const LambdaCapture &c : l->captures()) {
+      if (!c.capturesVariable())
+        continue;
+      const auto *v = dyn_cast<VarDecl>(c.getCapturedVar());
+      bool byReference = c.getCaptureKind() == LCK_ByRef || (v && v->isInitCapture());
+      QualType t = c.getCapturedVar()->getType().getNonReferenceType();
+      if (byReference && (t->isIntegralOrEnumerationType() || isDim3(t)))
+        return !(found = true);
+    }
+    return true;
+  }
 };
 
 // A declaration of the toolkit or a library: it writes no user global and

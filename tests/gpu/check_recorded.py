@@ -35,7 +35,8 @@ WILD_GROUPS = [("wild_shapes", "1 launch shapes set indirectly"),
                ("wild_uniform", "2 warp-uniform values"),
                ("wild_sharedhelpers", "3 shared memory reached indirectly"),
                ("wild_bytes", "4 byte accesses"),
-               ("wild_padding", "5 imperfect padding")]
+               ("wild_padding", "5 imperfect padding"),
+               ("wild_guards", "8 guards no lane passes at the defaults")]
 WILD_RULES = {"shared-bank-conflict": "shared", "global-uncoalesced": "global",
               "global-narrow-access": "narrow"}
 # False positives of the analyzer as recorded on main (precision bugs to fix,

@@ -403,6 +403,37 @@ void launchThroughRuntime(float *a, int n) {
   cudaLaunchKernel((const void *)k, dim3(n / 64), dim3(64), args, 0, 0);
 }
 
+// A lambda between the shape's assignments and the launch: one that names no
+// integer or dim3 local (a host check filling a vector) changes no shape and
+// the walk goes on; one that captures the shape or a size by reference may
+// change it whenever it is called, so its assignments are not followed.
+__global__ void pastVectorLambda(float *a, int n) { a[threadIdx.y * 32 + threadIdx.x] = 0.f; }
+__global__ void pastShapeLambda(float *a, int n) { a[threadIdx.y * 32 + threadIdx.x] = 1.f; }
+__global__ void pastSizeLambda(float *a, int n) { a[threadIdx.y * 32 + threadIdx.x] = 2.f; }
+// CHECK: pastVectorLambda: member assignment (32, 8, 1)
+// CHECK: pastShapeLambda: partial launch (32, 32, 1)
+// CHECK: pastSizeLambda: partial launch (32, 32, 1)
+
+void launchPastLambdas(float *a, int n, float *want) {
+  void *args[] = {&a, &n};
+  dim3 coop;
+  coop.x = 32;
+  coop.y = 8;
+  auto fill = [&]() { want[0] = 1.f; };
+  fill();
+  cudaLaunchCooperativeKernel((void *)pastVectorLambda, dim3(8), coop, args, 0, 0);
+  dim3 wide;
+  wide.x = 32;
+  wide.y = 8;
+  auto widen = [&]() { wide.y = 16; };
+  widen();
+  cudaLaunchCooperativeKernel((void *)pastShapeLambda, dim3(8), wide, args, 0, 0);
+  int rows = 8;
+  auto grow = [&rows]() { rows *= 2; };
+  grow();
+  pastSizeLambda<<<8, dim3(32, rows)>>>(a, n);
+}
+
 // ---- nothing from a launch ----
 
 __global__ void __launch_bounds__(384) bounded(float *a) { a[threadIdx.x] = 0.f; }
