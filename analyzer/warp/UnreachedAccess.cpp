@@ -213,7 +213,7 @@ bool evaluateWithSmallGuardValues(const GuardedAccess &access, const std::vector
 
 } // namespace
 
-bool evaluateWhereGuardsPass(const GuardedAccess &access, const std::vector<BlockShape> &shapes,
+bool evaluateWhereGuardsPass(GuardedAccess &access, const std::vector<BlockShape> &shapes,
                              const EvaluationOptions &opts, MemoryAccess &f) {
   const MemoryAccess before = f;
   const std::vector<std::string> &assumptions = before.assumptions; // each evaluation adds its own
@@ -223,8 +223,11 @@ bool evaluateWhereGuardsPass(const GuardedAccess &access, const std::vector<Bloc
   withinBlocks.guards = rest;
   const std::string where = "evaluated in the blocks where " + joined(blockSelecting) +
                             " holds (a guard on values uniform across the block that the address does not read)";
-  if (!blockSelecting.empty() && evaluateAssuming(withinBlocks, shapes, opts, assumptions, where, f))
+  if (!blockSelecting.empty() && evaluateAssuming(withinBlocks, shapes, opts, assumptions, where, f)) {
+    f.evaluatedWhereGuardsPass.clear(); // exact, and every later evaluation sees the lanes
+    access = withinBlocks;
     return true;
+  }
   EvaluationOptions last = opts;
   last.lastBlock = true;
   const std::string lastBlock = "evaluated in the grid's last block (blockIdx = gridDim - 1), where the guards pass";

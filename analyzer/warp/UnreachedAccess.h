@@ -26,7 +26,9 @@ bool neverExecuted(const GuardedAccess &access, const std::vector<BlockShape> &s
 //  1. a guard that reads only values uniform across the block and nothing the
 //     address, the other guards or the loops read (`nf == NUMBER_THREADS`)
 //     selects whole blocks, not lanes: the access is evaluated where it
-//     holds, which is exact for every such block;
+//     holds, which is exact for every such block: `access` then loses those
+//     guards, so that every later evaluation of it (padding trials,
+//     narrow-access groups, the block tallies) sees its lanes too;
 //  2. the grid's last block (`else if (by == gridDim.y - 1)`), with and
 //     without those guards;
 //  3. every parameter takes one default value (large), so a guard or loop
@@ -37,8 +39,10 @@ bool neverExecuted(const GuardedAccess &access, const std::vector<BlockShape> &s
 //     border_rows >= 0` in a tile that also reads `iteration`); the values
 //     are stated in f.guardValueAssumed too, and the rules report a verdict
 //     that holds only for them as a note.
+// After (2) and (3), f.evaluatedWhereGuardsPass says so: no other evaluation
+// under the default values sees a lane of the access.
 // False, and f as it was, when none activates a lane.
-bool evaluateWhereGuardsPass(const GuardedAccess &access, const std::vector<BlockShape> &shapes,
+bool evaluateWhereGuardsPass(GuardedAccess &access, const std::vector<BlockShape> &shapes,
                              const EvaluationOptions &opts, MemoryAccess &f);
 
 } // namespace warplint

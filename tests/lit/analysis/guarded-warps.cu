@@ -35,7 +35,10 @@ __global__ void reduceSteps(const float *in, float *out) {
     out[blockIdx.x] = s[0];
 }
 
+// Each thread reads back only its own element, in the blocks where the guards
+// hold: S_6 sees those reads once the guards that select blocks are dropped.
 __global__ void paramGuard(float *out, int n) {
+  // CHECK-MESSAGES: :[[@LINE+1]]:20: warning: shared 's' carries no data between threads: every element is read only by the thread that wrote it
   __shared__ float s[256];
   unsigned t = threadIdx.x;
   s[t] = 0.f;
