@@ -298,7 +298,7 @@ void explainUnknownIndex(const IndexExpr &offset, MemoryAccess &f) {
     f.unevaluatedClass = "call result";
   else if (has("assigned more than once") || has("modified in the body") || has("inside a loop") ||
            has("a loop left") || has("some paths") || has("different paths") || has("in a switch") ||
-           has("unsupported operator"))
+           has("unsupported operator") || has("written by a call"))
     f.unevaluatedClass = "value assigned more than once";
   else if (has("template parameter"))
     f.unevaluatedClass = "template-dependent";

@@ -1,4 +1,6 @@
 #include "analyzer/model/Assignments.h"
+#include "analyzer/model/LoopExitValues.h"
+#include "analyzer/model/UnrolledLoops.h"
 
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -151,8 +153,14 @@ std::vector<const Expr *> controllingConditions(ASTContext &ctx, const Stmt *nod
 }
 
 bool ReachingValues::tracked(const VarDecl *v) const {
-  return v && (v->hasLocalStorage() || isa<ParmVarDecl>(v)) && !v->getType()->isReferenceType() &&
-         v->getType()->isIntegralOrEnumerationType() && !writes_.escaped.count(v) && writes_.writes.lookup(v) > 0;
+  if (!v || !(v->hasLocalStorage() || isa<ParmVarDecl>(v)) || writes_.writes.lookup(v) == 0)
+    return false;
+  // Passed by reference to calls only: each call's effect is followed (OutParameters.h).
+  if (writes_.escaped.count(v) && !writes_.onlyOutArgument(v))
+    return false;
+  if (v->getType()->isReferenceType()) // a parameter following the caller's local
+    return tr_.followsReference(v);
+  return v->getType()->isIntegralOrEnumerationType();
 }
 
 void ReachingValues::bindParameters(const FunctionDecl *fn) {
@@ -235,6 +243,7 @@ ExprRef ReachingValues::valueNow(const VarDecl *v) {
 std::vector<CarriedVariable> ReachingValues::enterLoopBody(const Stmt *loop, const Stmt *body, int loopId,
                                                            ExprRef cond, const VarDecl *induction) {
   LocalWrites loopWrites = LocalWrites::collect(loop);
+  entryValues_[loop] = now();
   std::vector<CarriedVariable> carried = carriedVariables(body, loopId, cond, tr_, writes_, loopWrites,
                                                           [&](const VarDecl *v) -> ExprRef {
                                                             if (v == induction || !tracked(v))
@@ -242,11 +251,22 @@ std::vector<CarriedVariable> ReachingValues::enterLoopBody(const Stmt *loop, con
                                                             ExprRef now = valueNow(v);
                                                             return now && now->isKnown() ? now : nullptr;
                                                           });
+  std::vector<const VarDecl *> others;
+  for (auto &[v, n] : loopWrites.writes)
+    if (v != induction && tracked(v) &&
+        std::none_of(carried.begin(), carried.end(), [&](auto &cv) { return cv.var == v; }))
+      others.push_back(v);
+  auto changes = [&](const VarDecl *v) { return changesIn(loopWrites, v); };
+  LocalValues &restored = restored_[loop];
+  restored = restoredEachIteration(loop, others, tr_, [&](const VarDecl *v) { return valueNow(v); }, changes);
   for (auto &[v, n] : loopWrites.writes) {
     if (v == induction || !tracked(v))
       continue;
     auto c = std::find_if(carried.begin(), carried.end(), [&](auto &cv) { return cv.var == v; });
-    tr_.bindLoopVar(v, c != carried.end() ? c->before : tr_.opaqueLocal(v, "changes inside a loop"));
+    auto r = std::find_if(restored.begin(), restored.end(), [&](auto &rv) { return rv.first == v; });
+    tr_.bindLoopVar(v, c != carried.end()   ? c->before
+                       : r != restored.end() ? r->second
+                                             : tr_.opaqueLocal(v, "changes inside a loop"));
     if (c != carried.end())
       rebindAfter_[c->update] = {c->var, c->after};
   }
@@ -258,10 +278,33 @@ void ReachingValues::afterStatement(const Stmt *s) {
     tr_.bindLoopVar(it->second.first, it->second.second);
 }
 
-void ReachingValues::leaveLoop(const Stmt *loop, const std::vector<CarriedVariable> &carried) {
+void ReachingValues::leaveLoop(const Stmt *loop, const std::vector<CarriedVariable> &carried, const VarDecl *counter,
+                               const LoopRecurrence *counterRec) {
   for (auto &c : carried)
     rebindAfter_.erase(c.update);
   forgetWrittenIn(loop, "holds the value a loop left");
+  LocalWrites loopWrites = LocalWrites::collect(loop);
+  auto changes = [&](const VarDecl *v) { return changesIn(loopWrites, v); };
+  LocalValues exits = valuesAfterLoop(loop, counter, counterRec, carried, changes);
+  auto *fs = dyn_cast<ForStmt>(loop);
+  if (fs && counter && counterRec) { // a few iterations stepped through from the entry's values
+    ExprTranslator::ValueMap leaving = now();
+    restore(entryValues_[loop]);
+    LocalValues unrolled = unrolledValues(fs, counter, *counterRec, *this);
+    restore(std::move(leaving));
+    exits.insert(exits.end(), unrolled.begin(), unrolled.end());
+  }
+  // Lanes that leave only through the condition, at the start of an
+  // iteration, hold there what the body set back.
+  if (!leavesEarly(loopBody(loop)))
+    exits.insert(exits.end(), restored_[loop].begin(), restored_[loop].end());
+  restored_.erase(loop);
+  entryValues_.erase(loop);
+  // The first value found for a local wins: closed forms before stepped ones.
+  llvm::DenseSet<const VarDecl *> bound;
+  for (auto &[v, value] : exits)
+    if (tracked(v) && bound.insert(v).second)
+      assign(v, value);
 }
 
 } // namespace warplint

@@ -81,6 +81,7 @@ public:
   // after it those of the branch that falls through, or both joined by the
   // condition.
   const ExprTranslator::ValueMap &now() const { return tr_.boundValues(); }
+  ExprTranslator &translator() { return tr_; }
   void restore(ExprTranslator::ValueMap values) { tr_.setBoundValues(std::move(values)); }
   void afterIf(const ExprRef &cond, const ExprTranslator::ValueMap &afterThen, bool thenExits, bool elseExits);
 
@@ -95,8 +96,11 @@ public:
   // After a statement of a block: a loop-carried local holds the next
   // iteration's value after its update.
   void afterStatement(const clang::Stmt *s);
-  // After a loop, what it wrote holds the value the last iteration left.
-  void leaveLoop(const clang::Stmt *loop, const std::vector<CarriedVariable> &carried);
+  // After a loop, what it wrote holds the value the last iteration left:
+  // a closed form when there is one (LoopExitValues.h), opaque otherwise.
+  // `counter` and `counterRec`: a `for` loop's induction variable.
+  void leaveLoop(const clang::Stmt *loop, const std::vector<CarriedVariable> &carried,
+                 const clang::VarDecl *counter = nullptr, const LoopRecurrence *counterRec = nullptr);
 
 private:
   // After an `if`: each variable the branches left differently holds
@@ -104,10 +108,19 @@ private:
   void join(const ExprRef &cond, const ExprTranslator::ValueMap &thenValues,
             const ExprTranslator::ValueMap &elseValues);
   ExprRef valueNow(const clang::VarDecl *v);
+  // Whether `v` may change in `loopWrites`' loop: written there, or reached
+  // through a pointer or a reference local.
+  bool changesIn(const LocalWrites &loopWrites, const clang::VarDecl *v) const {
+    return loopWrites.writes.lookup(v) > 0 || writes_.aliased.count(v);
+  }
 
   ExprTranslator &tr_;
   const LocalWrites &writes_;
   std::map<const clang::Stmt *, std::pair<const clang::VarDecl *, ExprRef>> rebindAfter_;
+  // Per loop being walked: the values at its entry, and the locals its body
+  // sets back to their value there.
+  std::map<const clang::Stmt *, ExprTranslator::ValueMap> entryValues_;
+  std::map<const clang::Stmt *, std::vector<std::pair<const clang::VarDecl *, ExprRef>>> restored_;
   int conditionalDepth_ = 0; // inside a `?:` branch or the right of `&&`/`||`
 };
 

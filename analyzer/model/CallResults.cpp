@@ -4,6 +4,7 @@
 // The callee's return statements are translated with its parameters bound to
 // the call's arguments, as inlining a call binds them (KernelWalker).
 #include "analyzer/model/ExprTranslator.h"
+#include "analyzer/model/OutParameters.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -86,6 +87,10 @@ void ExprTranslator::bindCallArguments(const CallExpr *call, const FunctionDecl 
       child.bindParam(param, index(arg));
     }
   }
+  // Integer reference parameters bound to the caller's registers take their values.
+  for (const ReferenceArgument &r : referenceArguments(call, callee, writes_, *this))
+    if (r.followed)
+      child.bindReferenceValue(r.param, index(r.arg));
 }
 
 std::optional<MemoryRef> ExprTranslator::returnedMemory(const CallExpr *call, int depth) {

@@ -46,8 +46,10 @@ public:
     if (u->isIncrementDecrementOp())
       written(u->getSubExpr());
     else if (u->getOpcode() == UO_AddrOf)
-      if (auto *v = varOf(u->getSubExpr()))
+      if (auto *v = varOf(u->getSubExpr())) {
         out.escaped.insert(v);
+        out.aliased.insert(v);
+      }
     return true;
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *c) {
@@ -65,8 +67,11 @@ public:
     for (unsigned i = 0; i + shift < c->getNumArgs() && i < fd->getNumParams(); ++i) {
       QualType pt = fd->getParamDecl(i)->getType();
       if (pt->isReferenceType() && !pt->getPointeeType().isConstQualified())
-        if (auto *v = varOf(c->getArg(i + shift)))
+        if (auto *v = varOf(c->getArg(i + shift))) {
           out.escaped.insert(v);
+          out.boundToCallReference.insert(v);
+          out.writes[v]++; // the callee may assign it
+        }
     }
     return true;
   }
@@ -74,8 +79,10 @@ public:
     // A non-const reference or pointer to a local lets it change unseen.
     if (v->getType()->isReferenceType() && v->getInit() &&
         !v->getType()->getPointeeType().isConstQualified())
-      if (auto *target = varOf(v->getInit()))
+      if (auto *target = varOf(v->getInit())) {
         out.escaped.insert(target);
+        out.aliased.insert(target);
+      }
     return true;
   }
 };

@@ -25,11 +25,19 @@ namespace warplint {
 
 // Which locals and parameters the function body writes after their
 // declaration, or lets escape (address taken, bound to a non-const reference).
+// A local passed to a call's non-const reference parameter (`load(s, ai)`)
+// escapes and counts as written there; when that is its only escape it is an
+// out-argument, whose value the walker can still follow (OutParameters.h).
 struct LocalWrites {
   llvm::DenseMap<const clang::VarDecl *, int> writes;
   llvm::DenseSet<const clang::VarDecl *> escaped;
+  llvm::DenseSet<const clang::VarDecl *> boundToCallReference; // escaped through a call argument
+  llvm::DenseSet<const clang::VarDecl *> aliased;              // address taken, or a reference local binds it
   static LocalWrites collect(const clang::Stmt *body);
   bool isStable(const clang::VarDecl *v) const { return !escaped.count(v) && !writes.lookup(v); }
+  bool onlyOutArgument(const clang::VarDecl *v) const {
+    return boundToCallReference.count(v) && !aliased.count(v);
+  }
 };
 
 struct MemoryRef {
@@ -79,6 +87,13 @@ public:
   void bindParam(const clang::ParmVarDecl *p, ExprRef value) { paramValues_[p] = std::move(value); }
   void bindParamMemory(const clang::ParmVarDecl *p, const MemoryRef &ref) { paramMemory_[p] = ref; }
   void unbindLoopVar(const clang::VarDecl *v) { loopVars_.erase(v); }
+  // An integer reference parameter that follows the caller's local it binds
+  // (OutParameters.h): it starts with the local's value.
+  void bindReferenceValue(const clang::ParmVarDecl *p, ExprRef value) {
+    paramValues_[p] = std::move(value);
+    followedReferences_.insert(p);
+  }
+  bool followsReference(const clang::VarDecl *v) const { return followedReferences_.count(v); }
   // Prepares `child`, a translator for `callee`'s body, for the call `call`:
   // one call deeper, its scalar parameters bound to the arguments' values and
   // its pointer and reference parameters to the memory they designate.
@@ -140,6 +155,7 @@ private:
   llvm::DenseMap<const clang::VarDecl *, ExprRef> loopVars_;
   llvm::DenseMap<const clang::ParmVarDecl *, ExprRef> paramValues_;
   llvm::DenseMap<const clang::ParmVarDecl *, MemoryRef> paramMemory_;
+  llvm::DenseSet<const clang::VarDecl *> followedReferences_;
   std::vector<std::string> symbolicParams_;
   int callDepth_ = 0; // calls followed to reach this body (returned values)
   int ownUniformIds_ = 0;

@@ -1,6 +1,7 @@
 #include "analyzer/model/KernelWalker.h"
 #include "analyzer/model/Assignments.h"
 #include "analyzer/model/LoopRecurrences.h"
+#include "analyzer/model/OutParameters.h"
 #include "analyzer/facts/RewriteFacts.h"
 #include "analyzer/facts/PrivateArrays.h"
 
@@ -87,16 +88,17 @@ private:
 
   // A call to one of the user's __device__ functions is analyzed in place:
   // its parameters take the caller's values, its accesses run under the
-  // caller's guards and block shape.
-  bool inlineCall(const CallExpr *call) {
+  // caller's guards and block shape. Returns what the locals it takes by
+  // reference hold after it (OutParameters.h).
+  std::vector<LocalValue> inlineCall(const CallExpr *call) {
     const FunctionDecl *callee = call->getDirectCallee();
-    if (!callee || isa<CXXOperatorCallExpr>(call))
-      return false;
-    const FunctionDecl *def = callee->getDefinition();
-    if (!def || !def->getBody() || !isDeviceFunction(def) || def->hasAttr<CUDAGlobalAttr>() ||
-        ctx_.getSourceManager().isInSystemHeader(def->getLocation()) || state_.stack.size() >= kMaxInlineDepth ||
+    const FunctionDecl *def = callee ? callee->getDefinition() : nullptr;
+    std::vector<ReferenceArgument> refs = referenceArguments(call, def ? def : callee, writes_, tr_);
+    if (!callee || isa<CXXOperatorCallExpr>(call) || !def || !def->getBody() || !isDeviceFunction(def) ||
+        def->hasAttr<CUDAGlobalAttr>() || ctx_.getSourceManager().isInSystemHeader(def->getLocation()) ||
+        state_.stack.size() >= kMaxInlineDepth ||
         std::find(state_.stack.begin(), state_.stack.end(), def) != state_.stack.end())
-      return false;
+      return valuesAfterCall(call, refs, nullptr);
     Walker child(ctx_, def, out_, state_);
     child.guards_ = guards_;
     child.region_ = region_;
@@ -105,7 +107,8 @@ private:
     tr_.bindCallArguments(call, def, child.tr_);
     child.walkBody();
     out_.inlinedCallees.push_back(def);
-    return true;
+    CalleeEnd end{def, &child.writes_, &child.values_.now(), !child.tr_.symbolicParams().empty()};
+    return valuesAfterCall(call, refs, &end);
   }
 
   enum class Use { Read, Write, ReadWrite, None };
@@ -184,11 +187,15 @@ private:
       for (const Decl *d : ds->decls())
         if (auto *v = dyn_cast<VarDecl>(d)) {
           declareArray(v);
+          // The value from those before the initializer runs (a call in it
+          // may change the locals it takes by reference).
+          ExprRef value = !values_.tracked(v) ? nullptr
+                          : v->getInit()      ? tr_.index(v->getInit())
+                                              : IndexExpr::unknown("'" + v->getNameAsString() + "' has no initializer");
           if (v->getInit())
             expr(v->getInit(), Use::Read);
-          if (values_.tracked(v))
-            values_.assign(v, v->getInit() ? tr_.index(v->getInit())
-                                           : IndexExpr::unknown("'" + v->getNameAsString() + "' has no initializer"));
+          if (value)
+            values_.assign(v, value);
         }
       return;
     }
@@ -283,7 +290,9 @@ private:
       LocalWrites inLoop = LocalWrites::collect(fs->getBody());
       LocalWrites inCond = LocalWrites::collect(fs->getCond());
       if (!inLoop.writes.lookup(var) && !inCond.writes.lookup(var))
-        recognized = parseLoopStep(fs->getInc(), var, tr_, *rec);
+        recognized = parseLoopStep(fs->getInc(), var, tr_, *rec, [&](const VarDecl *v) {
+          return inLoop.writes.lookup(v) > 0 || inCond.writes.lookup(v) > 0;
+        });
     }
     LoopInfo li;
     li.loc = toLocation(ctx_.getSourceManager(), fs->getForLoc());
@@ -332,7 +341,7 @@ private:
       expr(fs->getInc(), Use::Read);
     if (condGuard)
       guards_.pop_back();
-    values_.leaveLoop(fs, carried);
+    values_.leaveLoop(fs, carried, recognized ? var : nullptr, recognized ? rec.get() : nullptr);
   }
 
   // `while (cond) body` and `do body while (cond)`: a variable the body
@@ -542,8 +551,19 @@ private:
     }
     if (auto *call = dyn_cast<CallExpr>(e); call && pointerArgumentAccess(call))
       return;
-    if (auto *call = dyn_cast<CallExpr>(e))
-      inlineCall(call); // then its arguments are walked as reads below
+    if (auto *call = dyn_cast<CallExpr>(e)) {
+      std::vector<LocalValue> left = inlineCall(call);
+      operands(e); // its arguments, as reads
+      for (const LocalValue &l : left)
+        if (values_.tracked(l.local))
+          values_.assign(l.local, l.value);
+      return;
+    }
+    operands(e);
+  }
+
+  // The operands of `e` as reads; a class's assignment operator writes its left side.
+  void operands(const Expr *e) {
     if (auto *op = dyn_cast<CXXOperatorCallExpr>(e); op && op->isAssignmentOp() && op->getNumArgs() == 2) {
       access(op->getArg(0), Use::Write);
       const Expr *rhs = op->getArg(1)->IgnoreParenImpCasts();

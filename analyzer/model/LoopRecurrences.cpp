@@ -1,13 +1,38 @@
 #include "analyzer/model/LoopRecurrences.h"
 
 #include "clang/AST/Expr.h"
+#include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 
 namespace warplint {
 
 using namespace clang;
 
-bool parseLoopStep(const Expr *update, const VarDecl *var, ExprTranslator &tr, LoopRecurrence &rec) {
+bool continuesLoop(const Stmt *s) {
+  if (!s || isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s))
+    return false; // a nested loop's `continue` is its own
+  if (isa<ContinueStmt>(s))
+    return true;
+  for (const Stmt *c : s->children())
+    if (continuesLoop(c))
+      return true;
+  return false;
+}
+
+bool readsChanging(const Stmt *e, const std::function<bool(const VarDecl *)> &changes) {
+  if (!e)
+    return false;
+  if (auto *dre = dyn_cast<DeclRefExpr>(e))
+    if (auto *v = dyn_cast<VarDecl>(dre->getDecl()); v && changes(v))
+      return true;
+  for (const Stmt *c : e->children())
+    if (readsChanging(c, changes))
+      return true;
+  return false;
+}
+
+bool parseLoopStep(const Expr *update, const VarDecl *var, ExprTranslator &tr, LoopRecurrence &rec,
+                   const std::function<bool(const VarDecl *)> &changes) {
   if (!update)
     return false;
   update = update->IgnoreParens();
@@ -27,12 +52,18 @@ bool parseLoopStep(const Expr *update, const VarDecl *var, ExprTranslator &tr, L
     return false;
   const Expr *stepExpr = bo->getRHS();
   BinaryOperatorKind k = bo->getOpcode();
-  if (k == BO_Assign) { // v = v op step
+  if (k == BO_Assign) { // v = v op step, or v = step op v for + and *
     auto *rhs = dyn_cast<BinaryOperator>(bo->getRHS()->IgnoreParenImpCasts());
-    if (!rhs || !isVar(rhs->getLHS()))
+    if (!rhs)
       return false;
     k = rhs->getOpcode();
-    stepExpr = rhs->getRHS();
+    bool commutes = k == BO_Add || k == BO_Mul;
+    if (isVar(rhs->getLHS()))
+      stepExpr = rhs->getRHS();
+    else if (commutes && isVar(rhs->getRHS()))
+      stepExpr = rhs->getLHS();
+    else
+      return false;
   } else if (bo->isCompoundAssignmentOp()) {
     k = BinaryOperator::getOpForCompoundAssignment(k);
   } else {
@@ -47,6 +78,8 @@ bool parseLoopStep(const Expr *update, const VarDecl *var, ExprTranslator &tr, L
   case BO_Shr: rec.stepOp = ExprOp::Shr; break;
   default: return false;
   }
+  if (readsChanging(stepExpr, [&](const VarDecl *v) { return v == var || changes(v); }))
+    return false;
   rec.step = tr.index(stepExpr);
   return true;
 }
@@ -78,10 +111,13 @@ std::vector<CarriedVariable> carriedVariables(const Stmt *loopBody, int loopId, 
   auto *body = dyn_cast_or_null<CompoundStmt>(loopBody);
   if (!body)
     return out;
+  bool skippable = false; // a `continue` before the update skips it in some iterations
   for (const Stmt *s : body->body()) {
     auto *e = dyn_cast<Expr>(s);
-    if (!e)
+    if (!e || skippable) {
+      skippable = skippable || continuesLoop(s);
       continue;
+    }
     const Expr *lhs = nullptr;
     if (auto *bo = dyn_cast<BinaryOperator>(e->IgnoreParens()); bo && bo->isAssignmentOp())
       lhs = bo->getLHS();
@@ -99,7 +135,7 @@ std::vector<CarriedVariable> carriedVariables(const Stmt *loopBody, int loopId, 
     rec.loopId = loopId;
     rec.var = var->getNameAsString();
     rec.cond = cond; // the iterations are the loop's
-    if (!parseLoopStep(e, var, tr, rec))
+    if (!parseLoopStep(e, var, tr, rec, [&](const VarDecl *w) { return loopWrites.writes.lookup(w) > 0; }))
       continue;
     rec.init = init;
     auto before = std::make_shared<LoopRecurrence>(rec);

@@ -17,8 +17,18 @@
 
 namespace warplint {
 
-// Reads `v++`, `v -= e`, `v <<= e`, `v = v * e`, ... into rec.stepOp/step.
-bool parseLoopStep(const clang::Expr *update, const clang::VarDecl *var, ExprTranslator &tr, LoopRecurrence &rec);
+// Whether `s` holds a `continue` of the loop it is in (not of a nested loop).
+bool continuesLoop(const clang::Stmt *s);
+
+// Whether `e` reads a variable that `changes` (written in the loop): then
+// its value may differ from one iteration to the next.
+bool readsChanging(const clang::Stmt *e, const std::function<bool(const clang::VarDecl *)> &changes);
+
+// Reads `v++`, `v -= e`, `v <<= e`, `v = v * e`, `v = 2 * v`, ... into
+// rec.stepOp/step. The step must read nothing the loop changes (`changes`)
+// nor `var` itself: it is translated once, before the loop.
+bool parseLoopStep(const clang::Expr *update, const clang::VarDecl *var, ExprTranslator &tr, LoopRecurrence &rec,
+                   const std::function<bool(const clang::VarDecl *)> &changes);
 
 // The trip count when init, step and condition are all constants.
 std::optional<int64_t> constantTripCount(const LoopRecurrence &rec);
