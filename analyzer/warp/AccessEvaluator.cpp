@@ -1,4 +1,5 @@
 #include "analyzer/warp/AccessEvaluator.h"
+#include "analyzer/warp/FlatExpr.h"
 #include "analyzer/warp/WarpSimulator.h"
 
 #include <algorithm>
@@ -330,6 +331,11 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
       if (std::find(warps.begin(), warps.end(), w) == warps.end())
         warps.push_back(w);
   bool anyActiveLane = false; // the same for every sample (guards never read them)
+  // The address and guards compiled once for the many evaluations below.
+  FlatExpr address(*access.byteOffset, sweptIds);
+  std::vector<FlatExpr> guards;
+  for (auto &g : access.guards)
+    guards.emplace_back(*g, sweptIds);
   std::vector<size_t> cursor(plans.size(), 0);
   for (;;) {
     for (auto &r : runs)
@@ -352,8 +358,11 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
             if (tid >= block.threads())
               continue;
             bindThread(b, block, tid);
-            bindSample(b, samples[0]); // what guards read when there is one sample
-            active[l] = laneActive(access, b);
+            // As laneActive, the swept symbols at what guards read when there is one sample.
+            active[l] = std::none_of(guards.begin(), guards.end(), [&](FlatExpr &g) {
+              auto v = g.evaluate(b, samples[0].data());
+              return v && *v == 0;
+            });
           }
           activeByWarp[{warp, bi}] = active;
         }
@@ -361,12 +370,12 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
         anyActiveLane = anyActiveLane || anyActive;
         bool anyUnknown = false;
         // The address at threadIdx 0 and one step along each dimension.
-        auto corners = [&](std::array<int64_t, 4> &at) {
+        auto corners = [&](std::array<int64_t, 4> &at, const int64_t *values) {
           for (int d = 0; d <= 3; ++d) {
             b.threadIdx[0] = b.threadIdx[1] = b.threadIdx[2] = 0;
             if (d > 0)
               b.threadIdx[d - 1] = 1;
-            auto v = evaluate(*access.byteOffset, b);
+            auto v = address.evaluate(b, values);
             if (!v)
               return false; // at every lane alike (affineIn)
             at[d] = *v;
@@ -383,10 +392,10 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
           // For zero swept values and one step along each swept symbol.
           std::vector<std::array<int64_t, 4>> at(sweptIds.size() + 1);
           for (size_t variant = 0; variant <= sweptIds.size() && !anyUnknown; ++variant) {
-            bindSample(b, zeros);
+            std::vector<int64_t> point = zeros;
             if (variant > 0)
-              b.uniformOverride[sweptIds[variant - 1]] = 1;
-            anyUnknown = !corners(at[variant]);
+              point[variant - 1] = 1;
+            anyUnknown = !corners(at[variant], point.data());
           }
           for (int l = 0; l < kWarpSize && !anyUnknown; ++l) {
             if (!active[l])
@@ -409,8 +418,7 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
             if (runs[s].failed)
               continue;
             std::array<int64_t, 4> at;
-            bindSample(b, samples[s]);
-            if (!corners(at)) {
+            if (!corners(at, samples[s].data())) {
               runs[s].failed = true;
               continue;
             }
@@ -428,17 +436,18 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
           int64_t tid = static_cast<int64_t>(warp) * kWarpSize + l;
           bindThread(b, block, tid);
           int64_t *row = &addresses[static_cast<size_t>(l) * samples.size()];
+          bool laneBound = address.bind(b); // the instructions no swept symbol reaches
           if (affine) {
-            bindSample(b, zeros);
-            auto a0 = evaluate(*access.byteOffset, b);
+            auto a0 = laneBound ? address.at(zeros.data()) : std::nullopt;
             if (!a0) {
               anyUnknown = true;
               break;
             }
+            std::vector<int64_t> point = zeros;
             for (size_t i = 0; i < sweptIds.size(); ++i) {
-              b.uniformOverride[sweptIds[i]] = 1;
-              auto a1 = evaluate(*access.byteOffset, b); // evaluates where e(0) does (affineIn)
-              b.uniformOverride[sweptIds[i]] = 0;
+              point[i] = 1;
+              auto a1 = address.at(point.data()); // evaluates where e(0) does (affineIn)
+              point[i] = 0;
               unit[i] = a1.value_or(*a0) - *a0;
             }
             for (size_t s = 0; s < samples.size(); ++s) {
@@ -451,8 +460,7 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
             for (size_t s = 0; s < samples.size(); ++s) {
               if (runs[s].failed)
                 continue;
-              bindSample(b, samples[s]);
-              auto v = evaluate(*access.byteOffset, b);
+              auto v = laneBound ? address.at(samples[s].data()) : std::nullopt;
               if (!v)
                 runs[s].failed = true;
               else
