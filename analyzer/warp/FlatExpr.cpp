@@ -8,6 +8,8 @@ FlatExpr::FlatExpr(const IndexExpr &root, const std::vector<int> &sweptIds) : sw
   root_ = compile(root);
   vals_.assign(code_.size(), 0);
   last_.assign(sweptIds_.size(), 0);
+  if (sweptIds_.size() <= 4)
+    byChanged_.resize(size_t{1} << sweptIds_.size());
   for (size_t i = 0; i < code_.size(); ++i)
     if (code_[i].kind == Kind::Loop)
       loops_.push_back(static_cast<int>(i));
@@ -199,7 +201,16 @@ std::optional<int64_t> FlatExpr::at(const int64_t *values) {
   std::copy(values, values + last_.size(), last_.begin());
   lastValid_ = true;
   lastResult_ = std::nullopt;
-  for (int i : sweptOrder_)
+  const std::vector<int> *order = &sweptOrder_;
+  if (changed < byChanged_.size()) { // few swept symbols: the instructions to run, per change
+    auto &list = byChanged_[changed];
+    if (list.empty())
+      for (int i : sweptOrder_)
+        if (sweptMask_[i] & changed)
+          list.push_back(i);
+    order = &list;
+  }
+  for (int i : *order)
     if ((sweptMask_[i] & changed) && !run(static_cast<size_t>(i), values)) {
       lastValid_ = false; // a failed run leaves later values stale
       return std::nullopt;

@@ -67,6 +67,7 @@ private:
   std::vector<int> loops_;       // the Loop instructions
   std::vector<uint64_t> sweptMask_; // per instruction: the swept slots it reads (bit 63: any beyond)
   std::vector<int64_t> last_;      // the values of the last at(), while lastValid_
+  std::vector<std::vector<int>> byChanged_; // by the mask of changed slots (up to 4 slots)
   bool lastValid_ = false;
   std::optional<int64_t> lastResult_;
   std::unordered_map<const IndexExpr *, int> seen_;
