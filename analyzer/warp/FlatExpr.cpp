@@ -4,14 +4,16 @@
 
 namespace warplint {
 
-FlatExpr::FlatExpr(const IndexExpr &root, const std::vector<int> &sweptIds) : sweptIds_(sweptIds) {
+FlatExpr::FlatExpr(const IndexExpr &root, const std::vector<int> &sweptIds, const std::vector<int> &sweptLoops)
+    : sweptIds_(sweptIds), sweptLoops_(sweptLoops) {
   root_ = compile(root);
   vals_.assign(code_.size(), 0);
-  last_.assign(sweptIds_.size(), 0);
-  if (sweptIds_.size() <= 4)
-    byChanged_.resize(size_t{1} << sweptIds_.size());
+  size_t slots = sweptIds_.size() + sweptLoops_.size();
+  last_.assign(slots, 0);
+  if (slots <= 4)
+    byChanged_.resize(size_t{1} << slots);
   for (size_t i = 0; i < code_.size(); ++i)
-    if (code_[i].kind == Kind::Loop)
+    if (code_[i].kind == Kind::Loop && code_[i].slot < 0)
       loops_.push_back(static_cast<int>(i));
   loopK_.assign(code_.size(), 0);
   seen_.clear();
@@ -70,6 +72,10 @@ int FlatExpr::compile(const IndexExpr &e) {
     in.a = compile(*e.loop->init);
     in.b = compile(*e.loop->step);
     swept = sweptMask_[in.a] | sweptMask_[in.b];
+    if (auto j = std::find(sweptLoops_.begin(), sweptLoops_.end(), in.index); j != sweptLoops_.end()) {
+      in.slot = static_cast<int>(sweptIds_.size() + (j - sweptLoops_.begin()));
+      swept |= in.slot < 64 ? uint64_t{1} << in.slot : ~uint64_t{0};
+    }
     break;
   default:
     if (e.operands.size() > 3) {
@@ -115,7 +121,7 @@ bool FlatExpr::run(size_t i, const int64_t *values) {
   case Kind::Swept: out = values[in.index]; return true;
   case Kind::Loop: {
     // As loopValueAt: a closed form for + and -, else step by step.
-    int64_t x = vals_[in.a], step = vals_[in.b], k = loopK_[i];
+    int64_t x = vals_[in.a], step = vals_[in.b], k = in.slot >= 0 ? values[in.slot] : loopK_[i];
     if (in.op == ExprOp::Add) {
       out = x + k * step;
       return true;

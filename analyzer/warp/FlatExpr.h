@@ -25,14 +25,17 @@ class FlatExpr {
 public:
   // `sweptIds`: ids of SymbolKind::Uniform symbols whose values are given to
   // at() (parallel to sweptIds) instead of being read from the binding.
-  FlatExpr(const IndexExpr &root, const std::vector<int> &sweptIds);
+  // `sweptLoops`: ids of loops whose iteration is given to at() too, after
+  // the swept symbols' values (values[sweptIds.size() + j] for sweptLoops[j]).
+  FlatExpr(const IndexExpr &root, const std::vector<int> &sweptIds, const std::vector<int> &sweptLoops = {});
 
   // Binds every symbol but the swept ones from `b` and runs the
   // instructions that do not read a swept symbol; false when one of them
   // fails (then at() fails for every value).
   bool bind(const Binding &b);
-  // The expression's value with the swept symbols at `values`, under the
-  // last bind(); nullopt where evaluate() gives nullopt.
+  // The expression's value with the swept symbols (then the swept loops'
+  // iterations) at `values`, under the last bind(); nullopt where evaluate()
+  // gives nullopt.
   std::optional<int64_t> at(const int64_t *values);
   // bind(b) and at(values) together.
   std::optional<int64_t> evaluate(const Binding &b, const int64_t *values) {
@@ -50,6 +53,7 @@ private:
     Kind kind = Kind::Const;
     ExprOp op = ExprOp::Const; // Op: the operator; Loop: the step operator
     int index = 0;             // symbol index, loop id or swept slot
+    int slot = -1;             // Loop: the slot of its iteration when swept
     int a = -1, b = -1, c = -1; // operands (Loop: init, step)
     int64_t value = 0;         // Const
   };
@@ -58,7 +62,7 @@ private:
   int add(Instr in, uint64_t sweptMask);
   bool run(size_t i, const int64_t *values);
 
-  std::vector<int> sweptIds_;
+  std::vector<int> sweptIds_, sweptLoops_;
   std::vector<Instr> code_;
   std::vector<int64_t> vals_;    // each instruction's value under the binding
   std::vector<int64_t> loopK_;   // Loop instructions: the iteration bound

@@ -135,3 +135,35 @@ TEST(FlatExpr, NoSweptSymbolsIsEvaluate) {
   b.threadIdx[0] = 2;
   EXPECT_EQ(show(flat.evaluate(b, nullptr)), "2"); // a failure leaves nothing stale
 }
+
+TEST(FlatExpr, LoopIterationsAsInputsAgreeWithEvaluate) {
+  RandomExprs r;
+  const std::vector<int> swept{kSwept};
+  const std::vector<int> loops{0, 1}; // loop 2 stays read from the binding
+  int compared = 0, known = 0;
+  for (int n = 0; n < 2000; ++n) {
+    ExprRef e = r.node(5);
+    FlatExpr flat(*e, swept, loops);
+    for (int bi = 0; bi < 3; ++bi) {
+      Binding b = r.binding();
+      bool bound = flat.bind(b);
+      // The iterations in the evaluator's odometer order (loop 0 fastest).
+      for (int64_t k1 : {0, 1, 4})
+        for (int64_t k0 : {0, 1, 2, 5})
+          for (int64_t v : {7, 0}) {
+            int64_t values[3] = {v, k0, k1};
+            Binding withValues = b;
+            withValues.uniformOverride[kSwept] = v;
+            withValues.loopIter[0] = k0;
+            withValues.loopIter[1] = k1;
+            auto expected = evaluate(*e, withValues);
+            auto got = bound ? flat.at(values) : std::nullopt;
+            ASSERT_EQ(show(got), show(expected)) << e->str() << " at " << v << "," << k0 << "," << k1;
+            ++compared;
+            known += expected.has_value();
+          }
+    }
+  }
+  EXPECT_GT(known, compared / 5);
+  EXPECT_LT(known, compared);
+}
