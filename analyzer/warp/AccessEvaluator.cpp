@@ -1,4 +1,5 @@
 #include "analyzer/warp/AccessEvaluator.h"
+#include "analyzer/warp/FlatExpr.h"
 #include "analyzer/warp/WarpSimulator.h"
 
 #include <algorithm>
@@ -330,6 +331,53 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
       if (std::find(warps.begin(), warps.end(), w) == warps.end())
         warps.push_back(w);
   bool anyActiveLane = false; // the same for every sample (guards never read them)
+  // The address and guards compiled once for the many evaluations below.
+  FlatExpr address(*access.byteOffset, sweptIds);
+  std::vector<FlatExpr> guards;
+  for (auto &g : access.guards)
+    guards.emplace_back(*g, sweptIds);
+  // Guards that read a loop: the lanes that pass at every iteration
+  // combination (odometer order, as below), per warp and block index, found
+  // lane by lane with the iterations as the last inputs to change, so that
+  // only the instructions that read them run again.
+  std::vector<int> planLoops;
+  for (auto &p : plans)
+    planLoops.push_back(p.loop->loopId);
+  std::vector<FlatExpr> loopGuards;
+  if (guardsReadLoops)
+    for (auto &g : access.guards)
+      loopGuards.emplace_back(*g, sweptIds, planLoops);
+  std::map<std::pair<int, int64_t>, std::vector<uint32_t>> activeByIteration;
+  auto activeLanesPerIteration = [&](Binding b, int warp) {
+    std::vector<uint32_t> masks(combos, 0);
+    std::vector<int64_t> values = samples[0]; // what guards read when there is one sample
+    values.resize(sweptIds.size() + plans.size());
+    for (int l = 0; l < kWarpSize; ++l) {
+      int64_t tid = static_cast<int64_t>(warp) * kWarpSize + l;
+      if (tid >= block.threads())
+        continue;
+      bindThread(b, block, tid);
+      std::vector<char> bound;
+      for (auto &g : loopGuards)
+        bound.push_back(g.bind(b));
+      std::vector<size_t> at(plans.size(), 0);
+      for (size_t c = 0; c < combos; ++c) {
+        for (size_t i = 0; i < plans.size(); ++i)
+          values[sweptIds.size() + i] = plans[i].iterations[at[i]];
+        bool pass = true; // as laneActive: a guard that fails to evaluate passes
+        for (size_t g = 0; g < loopGuards.size() && pass; ++g)
+          if (bound[g]) {
+            auto v = loopGuards[g].at(values.data());
+            pass = !(v && *v == 0);
+          }
+        masks[c] |= pass ? uint32_t{1} << l : 0;
+        for (size_t i = 0; i < plans.size() && ++at[i] == plans[i].iterations.size(); ++i)
+          at[i] = 0;
+      }
+    }
+    return masks;
+  };
+  size_t comboIndex = 0;
   std::vector<size_t> cursor(plans.size(), 0);
   for (;;) {
     for (auto &r : runs)
@@ -346,14 +394,23 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
         auto cached = activeByWarp.find({warp, bi});
         if (!guardsReadLoops && cached != activeByWarp.end()) {
           active = cached->second;
+        } else if (guardsReadLoops) {
+          auto &masks = activeByIteration[{warp, bi}];
+          if (masks.empty())
+            masks = activeLanesPerIteration(b, warp);
+          for (int l = 0; l < kWarpSize; ++l)
+            active[l] = (masks[comboIndex] >> l) & 1;
         } else {
           for (int l = 0; l < kWarpSize; ++l) {
             int64_t tid = static_cast<int64_t>(warp) * kWarpSize + l;
             if (tid >= block.threads())
               continue;
             bindThread(b, block, tid);
-            bindSample(b, samples[0]); // what guards read when there is one sample
-            active[l] = laneActive(access, b);
+            // As laneActive, the swept symbols at what guards read when there is one sample.
+            active[l] = std::none_of(guards.begin(), guards.end(), [&](FlatExpr &g) {
+              auto v = g.evaluate(b, samples[0].data());
+              return v && *v == 0;
+            });
           }
           activeByWarp[{warp, bi}] = active;
         }
@@ -361,12 +418,12 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
         anyActiveLane = anyActiveLane || anyActive;
         bool anyUnknown = false;
         // The address at threadIdx 0 and one step along each dimension.
-        auto corners = [&](std::array<int64_t, 4> &at) {
+        auto corners = [&](std::array<int64_t, 4> &at, const int64_t *values) {
           for (int d = 0; d <= 3; ++d) {
             b.threadIdx[0] = b.threadIdx[1] = b.threadIdx[2] = 0;
             if (d > 0)
               b.threadIdx[d - 1] = 1;
-            auto v = evaluate(*access.byteOffset, b);
+            auto v = address.evaluate(b, values);
             if (!v)
               return false; // at every lane alike (affineIn)
             at[d] = *v;
@@ -383,10 +440,10 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
           // For zero swept values and one step along each swept symbol.
           std::vector<std::array<int64_t, 4>> at(sweptIds.size() + 1);
           for (size_t variant = 0; variant <= sweptIds.size() && !anyUnknown; ++variant) {
-            bindSample(b, zeros);
+            std::vector<int64_t> point = zeros;
             if (variant > 0)
-              b.uniformOverride[sweptIds[variant - 1]] = 1;
-            anyUnknown = !corners(at[variant]);
+              point[variant - 1] = 1;
+            anyUnknown = !corners(at[variant], point.data());
           }
           for (int l = 0; l < kWarpSize && !anyUnknown; ++l) {
             if (!active[l])
@@ -409,8 +466,7 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
             if (runs[s].failed)
               continue;
             std::array<int64_t, 4> at;
-            bindSample(b, samples[s]);
-            if (!corners(at)) {
+            if (!corners(at, samples[s].data())) {
               runs[s].failed = true;
               continue;
             }
@@ -428,17 +484,18 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
           int64_t tid = static_cast<int64_t>(warp) * kWarpSize + l;
           bindThread(b, block, tid);
           int64_t *row = &addresses[static_cast<size_t>(l) * samples.size()];
+          bool laneBound = address.bind(b); // the instructions no swept symbol reaches
           if (affine) {
-            bindSample(b, zeros);
-            auto a0 = evaluate(*access.byteOffset, b);
+            auto a0 = laneBound ? address.at(zeros.data()) : std::nullopt;
             if (!a0) {
               anyUnknown = true;
               break;
             }
+            std::vector<int64_t> point = zeros;
             for (size_t i = 0; i < sweptIds.size(); ++i) {
-              b.uniformOverride[sweptIds[i]] = 1;
-              auto a1 = evaluate(*access.byteOffset, b); // evaluates where e(0) does (affineIn)
-              b.uniformOverride[sweptIds[i]] = 0;
+              point[i] = 1;
+              auto a1 = address.at(point.data()); // evaluates where e(0) does (affineIn)
+              point[i] = 0;
               unit[i] = a1.value_or(*a0) - *a0;
             }
             for (size_t s = 0; s < samples.size(); ++s) {
@@ -451,8 +508,7 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
             for (size_t s = 0; s < samples.size(); ++s) {
               if (runs[s].failed)
                 continue;
-              bindSample(b, samples[s]);
-              auto v = evaluate(*access.byteOffset, b);
+              auto v = laneBound ? address.at(samples[s].data()) : std::nullopt;
               if (!v)
                 runs[s].failed = true;
               else
@@ -523,6 +579,7 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
     }
     if (i == plans.size())
       break;
+    ++comboIndex;
   }
   int64_t warpCount = (block.threads() + kWarpSize - 1) / kWarpSize;
   if (!anyActiveLane && !opts.everyWarp && warpCount > static_cast<int64_t>(warps.size()) &&
@@ -646,6 +703,15 @@ BlockEnumeration enumerateBlock(const GuardedAccess &access, const BlockShape &b
       out.window += (out.window.empty() ? "" : ", ") + w;
     }
 
+  // Compiled once: every thread at every step evaluates them.
+  FlatExpr address(*access.byteOffset, {});
+  std::vector<FlatExpr> guards, conds;
+  for (auto &g : access.guards)
+    guards.emplace_back(*g, std::vector<int>{});
+  for (auto &p : plans)
+    if (p.loop->cond)
+      conds.emplace_back(*p.loop->cond, std::vector<int>{});
+  auto known0 = [](const std::optional<int64_t> &v) { return v && *v == 0; };
   std::vector<BlockLane> lanes;
   std::vector<size_t> cursor(plans.size(), 0);
   for (int64_t step = 0;; ++step) {
@@ -656,15 +722,11 @@ BlockEnumeration enumerateBlock(const GuardedAccess &access, const BlockShape &b
       b.threadIdx[0] = tid % block.x;
       b.threadIdx[1] = (tid / block.x) % block.y;
       b.threadIdx[2] = tid / (block.x * block.y);
-      bool runs = true;
-      for (auto &p : plans) // this thread's own trip count
-        if (p.loop->cond) {
-          auto c = evaluate(*p.loop->cond, b);
-          runs = runs && !(c && *c == 0);
-        }
-      if (!runs || !laneActive(access, b))
+      // this thread's own trip count, then the guards (as laneActive)
+      bool runs = std::none_of(conds.begin(), conds.end(), [&](FlatExpr &c) { return known0(c.evaluate(b, nullptr)); });
+      if (!runs || std::any_of(guards.begin(), guards.end(), [&](FlatExpr &g) { return known0(g.evaluate(b, nullptr)); }))
         continue;
-      auto addr = evaluate(*access.byteOffset, b);
+      auto addr = address.evaluate(b, nullptr);
       if (!addr)
         return out; // evaluated stays false: nothing is visited
       if (access.extentBytes > 0 && (*addr < 0 || *addr + access.widthBytes > access.extentBytes))

@@ -1,0 +1,228 @@
+#include "analyzer/warp/FlatExpr.h"
+
+#include <algorithm>
+
+namespace warplint {
+
+FlatExpr::FlatExpr(const IndexExpr &root, const std::vector<int> &sweptIds, const std::vector<int> &sweptLoops)
+    : sweptIds_(sweptIds), sweptLoops_(sweptLoops) {
+  root_ = compile(root);
+  vals_.assign(code_.size(), 0);
+  size_t slots = sweptIds_.size() + sweptLoops_.size();
+  last_.assign(slots, 0);
+  if (slots <= 4)
+    byChanged_.resize(size_t{1} << slots);
+  for (size_t i = 0; i < code_.size(); ++i)
+    if (code_[i].kind == Kind::Loop && code_[i].slot < 0)
+      loops_.push_back(static_cast<int>(i));
+  loopK_.assign(code_.size(), 0);
+  seen_.clear();
+}
+
+int FlatExpr::add(Instr in, uint64_t mask) {
+  bool swept = mask != 0;
+  code_.push_back(in);
+  sweptMask_.push_back(mask);
+  int i = static_cast<int>(code_.size()) - 1;
+  (swept ? sweptOrder_ : boundOrder_).push_back(i);
+  return i;
+}
+
+// Post-order, so that operands come before their users; a node shared by
+// several parents (the same pointer) is compiled once.
+int FlatExpr::compile(const IndexExpr &e) {
+  if (auto it = seen_.find(&e); it != seen_.end())
+    return it->second;
+  Instr in;
+  uint64_t swept = 0; // the swept slots this instruction reads, through its operands too
+  switch (e.op) {
+  case ExprOp::Const:
+    in.kind = Kind::Const;
+    in.value = e.value;
+    break;
+  case ExprOp::Unknown:
+    in.kind = Kind::Fail;
+    break;
+  case ExprOp::Sym:
+    in.index = e.sym.index;
+    switch (e.sym.kind) {
+    case SymbolKind::ThreadIdx: in.kind = Kind::Thread; break;
+    case SymbolKind::BlockIdx: in.kind = Kind::BlockIdx; break;
+    case SymbolKind::BlockDim: in.kind = Kind::BlockDim; break;
+    case SymbolKind::GridDim: in.kind = Kind::GridDim; break;
+    case SymbolKind::Param: in.kind = Kind::Param; break;
+    case SymbolKind::Uniform: {
+      auto slot = std::find(sweptIds_.begin(), sweptIds_.end(), e.sym.index);
+      if (slot != sweptIds_.end()) {
+        in.kind = Kind::Swept;
+        in.index = static_cast<int>(slot - sweptIds_.begin());
+        swept = in.index < 64 ? uint64_t{1} << in.index : ~uint64_t{0};
+      } else {
+        in.kind = Kind::Uniform;
+      }
+      break;
+    }
+    default: in.kind = Kind::Fail; break;
+    }
+    break;
+  case ExprOp::LoopVar:
+    in.kind = Kind::Loop;
+    in.op = e.loop->stepOp;
+    in.index = e.loop->loopId;
+    in.a = compile(*e.loop->init);
+    in.b = compile(*e.loop->step);
+    swept = sweptMask_[in.a] | sweptMask_[in.b];
+    if (auto j = std::find(sweptLoops_.begin(), sweptLoops_.end(), in.index); j != sweptLoops_.end()) {
+      in.slot = static_cast<int>(sweptIds_.size() + (j - sweptLoops_.begin()));
+      swept |= in.slot < 64 ? uint64_t{1} << in.slot : ~uint64_t{0};
+    }
+    break;
+  default:
+    if (e.operands.size() > 3) {
+      in.kind = Kind::Fail;
+      break;
+    }
+    in.kind = Kind::Op;
+    in.op = e.op;
+    int *slots[3] = {&in.a, &in.b, &in.c};
+    for (size_t i = 0; i < e.operands.size(); ++i) {
+      *slots[i] = compile(*e.operands[i]);
+      swept |= sweptMask_[*slots[i]];
+    }
+    break;
+  }
+  int i = add(in, swept);
+  seen_[&e] = i;
+  return i;
+}
+
+bool FlatExpr::run(size_t i, const int64_t *values) {
+  const Instr &in = code_[i];
+  int64_t &out = vals_[i];
+  switch (in.kind) {
+  case Kind::Const: out = in.value; return true;
+  case Kind::Fail: return false;
+  case Kind::Thread: out = binding_->threadIdx[in.index]; return true;
+  case Kind::BlockIdx: out = binding_->blockIdx[in.index]; return true;
+  case Kind::BlockDim: out = binding_->blockDim[in.index]; return true;
+  case Kind::GridDim: out = binding_->gridDim[in.index]; return true;
+  case Kind::Param: {
+    const Binding &b = *binding_;
+    auto it = b.paramOverride.find(in.index);
+    out = it != b.paramOverride.end() ? it->second : b.paramValue;
+    return true;
+  }
+  case Kind::Uniform: {
+    const Binding &b = *binding_;
+    auto it = b.uniformOverride.find(in.index);
+    out = it != b.uniformOverride.end() ? it->second : b.paramValue;
+    return true;
+  }
+  case Kind::Swept: out = values[in.index]; return true;
+  case Kind::Loop: {
+    // As loopValueAt: a closed form for + and -, else step by step.
+    int64_t x = vals_[in.a], step = vals_[in.b], k = in.slot >= 0 ? values[in.slot] : loopK_[i];
+    if (in.op == ExprOp::Add) {
+      out = x + k * step;
+      return true;
+    }
+    if (in.op == ExprOp::Sub) {
+      out = x - k * step;
+      return true;
+    }
+    for (int64_t j = 0; j < k; ++j) {
+      switch (in.op) {
+      case ExprOp::Mul: x *= step; break;
+      case ExprOp::Div: if (step == 0) return false; x /= step; break;
+      case ExprOp::Shl: if (step < 0 || step > 62) return false; x <<= step; break;
+      case ExprOp::Shr: if (step < 0 || step > 62) return false; x >>= step; break;
+      default: return false;
+      }
+    }
+    out = x;
+    return true;
+  }
+  case Kind::Op: break;
+  }
+  int64_t v0 = in.a >= 0 ? vals_[in.a] : 0, v1 = in.b >= 0 ? vals_[in.b] : 0, v2 = in.c >= 0 ? vals_[in.c] : 0;
+  switch (in.op) {
+  case ExprOp::Neg: out = -v0; break;
+  case ExprOp::Not: out = v0 == 0; break;
+  case ExprOp::BitNot: out = ~v0; break;
+  case ExprOp::Add: out = v0 + v1; break;
+  case ExprOp::Sub: out = v0 - v1; break;
+  case ExprOp::Mul: out = v0 * v1; break;
+  case ExprOp::Div: if (v1 == 0) return false; out = v0 / v1; break;
+  case ExprOp::Rem: if (v1 == 0) return false; out = v0 % v1; break;
+  case ExprOp::Shl: if (v1 < 0 || v1 > 62) return false; out = v0 << v1; break;
+  case ExprOp::Shr: if (v1 < 0 || v1 > 62) return false; out = v0 >> v1; break;
+  case ExprOp::And: out = v0 & v1; break;
+  case ExprOp::Or: out = v0 | v1; break;
+  case ExprOp::Xor: out = v0 ^ v1; break;
+  case ExprOp::Min: out = std::min(v0, v1); break;
+  case ExprOp::Max: out = std::max(v0, v1); break;
+  case ExprOp::Lt: out = v0 < v1; break;
+  case ExprOp::Le: out = v0 <= v1; break;
+  case ExprOp::Gt: out = v0 > v1; break;
+  case ExprOp::Ge: out = v0 >= v1; break;
+  case ExprOp::Eq: out = v0 == v1; break;
+  case ExprOp::Ne: out = v0 != v1; break;
+  case ExprOp::LAnd: out = v0 && v1; break;
+  case ExprOp::LOr: out = v0 || v1; break;
+  case ExprOp::Select: out = v0 ? v1 : v2; break;
+  default: return false;
+  }
+  return true;
+}
+
+bool FlatExpr::bind(const Binding &b) {
+  binding_ = &b;
+  bound_ = false;
+  lastValid_ = false;
+  for (int i : loops_) {
+    auto it = b.loopIter.find(code_[i].index);
+    if (it == b.loopIter.end())
+      return false;
+    loopK_[i] = it->second;
+  }
+  for (int i : boundOrder_)
+    if (!run(static_cast<size_t>(i), nullptr))
+      return false;
+  bound_ = true;
+  lastValid_ = false;
+  return true;
+}
+
+std::optional<int64_t> FlatExpr::at(const int64_t *values) {
+  if (!bound_)
+    return std::nullopt;
+  // Only the instructions that read a swept value that changed since the
+  // last call run again (the samples vary the first symbol fastest).
+  uint64_t changed = lastValid_ ? 0 : ~uint64_t{0};
+  for (size_t j = 0; j < last_.size() && lastValid_; ++j)
+    if (last_[j] != values[j])
+      changed |= j < 64 ? uint64_t{1} << j : ~uint64_t{0};
+  if (changed == 0)
+    return lastResult_;
+  std::copy(values, values + last_.size(), last_.begin());
+  lastValid_ = true;
+  lastResult_ = std::nullopt;
+  const std::vector<int> *order = &sweptOrder_;
+  if (changed < byChanged_.size()) { // few swept symbols: the instructions to run, per change
+    auto &list = byChanged_[changed];
+    if (list.empty())
+      for (int i : sweptOrder_)
+        if (sweptMask_[i] & changed)
+          list.push_back(i);
+    order = &list;
+  }
+  for (int i : *order)
+    if ((sweptMask_[i] & changed) && !run(static_cast<size_t>(i), values)) {
+      lastValid_ = false; // a failed run leaves later values stale
+      return std::nullopt;
+    }
+  lastResult_ = vals_[root_];
+  return lastResult_;
+}
+
+} // namespace warplint

@@ -1,0 +1,83 @@
+// An index expression compiled once into a flat list of instructions, for
+// the evaluator's inner loops: the same expression is evaluated for every
+// lane, loop iteration and swept value of a warp-uniform unknown, and the
+// tree walk (with its map look-ups of loop iterations and parameters) was
+// most of warplint's time on files such as Rodinia's heartwall.
+//
+// The values agree with evaluate() on every binding (tests/unit): evaluate()
+// evaluates every operand of every node and fails when any node fails, so a
+// flat pass that fails when any instruction fails gives the same result in
+// whatever order the instructions run. That lets the instructions that do
+// not read a swept symbol run once per binding (bind) and only the others
+// once per swept value (at).
+#pragma once
+
+#include "analyzer/model/IndexExpr.h"
+
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+namespace warplint {
+
+class FlatExpr {
+public:
+  // `sweptIds`: ids of SymbolKind::Uniform symbols whose values are given to
+  // at() (parallel to sweptIds) instead of being read from the binding.
+  // `sweptLoops`: ids of loops whose iteration is given to at() too, after
+  // the swept symbols' values (values[sweptIds.size() + j] for sweptLoops[j]).
+  FlatExpr(const IndexExpr &root, const std::vector<int> &sweptIds, const std::vector<int> &sweptLoops = {});
+
+  // Binds every symbol but the swept ones from `b` and runs the
+  // instructions that do not read a swept symbol; false when one of them
+  // fails (then at() fails for every value).
+  bool bind(const Binding &b);
+  // The expression's value with the swept symbols (then the swept loops'
+  // iterations) at `values`, under the last bind(); nullopt where evaluate()
+  // gives nullopt.
+  std::optional<int64_t> at(const int64_t *values);
+  // bind(b) and at(values) together.
+  std::optional<int64_t> evaluate(const Binding &b, const int64_t *values) {
+    if (!bind(b))
+      return std::nullopt;
+    return at(values);
+  }
+
+  // Whether the expression reads a swept symbol at all.
+  bool readsSwept() const { return !sweptOrder_.empty(); }
+
+private:
+  enum class Kind { Const, Fail, Thread, BlockIdx, BlockDim, GridDim, Param, Uniform, Swept, Loop, Op };
+  struct Instr {
+    Kind kind = Kind::Const;
+    ExprOp op = ExprOp::Const; // Op: the operator; Loop: the step operator
+    int index = 0;             // symbol index, loop id or swept slot
+    int slot = -1;             // Loop: the slot of its iteration when swept
+    int a = -1, b = -1, c = -1; // operands (Loop: init, step)
+    int64_t value = 0;         // Const
+  };
+
+  int compile(const IndexExpr &e);
+  int add(Instr in, uint64_t sweptMask);
+  bool run(size_t i, const int64_t *values);
+
+  std::vector<int> sweptIds_, sweptLoops_;
+  std::vector<Instr> code_;
+  std::vector<int64_t> vals_;    // each instruction's value under the binding
+  std::vector<int64_t> loopK_;   // Loop instructions: the iteration bound
+  std::vector<int> boundOrder_;  // instructions that read no swept symbol, in order
+  std::vector<int> sweptOrder_;  // the others, in order
+  std::vector<int> loops_;       // the Loop instructions
+  std::vector<uint64_t> sweptMask_; // per instruction: the swept slots it reads (bit 63: any beyond)
+  std::vector<int64_t> last_;      // the values of the last at(), while lastValid_
+  std::vector<std::vector<int>> byChanged_; // by the mask of changed slots (up to 4 slots)
+  bool lastValid_ = false;
+  std::optional<int64_t> lastResult_;
+  std::unordered_map<const IndexExpr *, int> seen_;
+  const Binding *binding_ = nullptr;
+  bool bound_ = false;
+  int root_ = -1;
+};
+
+} // namespace warplint
