@@ -32,9 +32,37 @@ static int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + 
 
 static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+// No instruction moves more than 16 bytes a thread: a wider access (a 32-byte
+// struct copied whole) is several instructions of at most 16 bytes, each
+// served on its own; their wavefronts add up. 16-byte pieces are the widest
+// the alignment may allow, and the fewest conflicts: narrower ones (a struct
+// of doubles copied 8 bytes at a time) can only be worse.
+static BankConflictDegree widePieces(const LaneAddresses &lanes) {
+  BankConflictDegree total;
+  total.degree = 0;
+  total.wavefronts = total.idealWavefronts = 0;
+  for (int64_t offset = 0; offset < lanes.widthBytes; offset += 16) {
+    LaneAddresses piece = lanes;
+    piece.widthBytes = std::min<int64_t>(16, lanes.widthBytes - offset);
+    for (auto &a : piece.address)
+      a += offset;
+    BankConflictDegree r = sharedBankConflicts(piece);
+    if (r.degree > total.degree) {
+      total.degree = r.degree;
+      total.bank = r.bank;
+      total.lanes = r.lanes;
+    }
+    total.wavefronts += r.wavefronts;
+    total.idealWavefronts += r.idealWavefronts;
+  }
+  return total;
+}
+
 BankConflictDegree sharedBankConflicts(const LaneAddresses &lanes) {
   // Accesses wider than a bank are served in phases of 128 bytes: 8-byte
   // accesses in two half-warps, 16-byte accesses in four quarter-warps.
+  if (lanes.widthBytes > 16)
+    return widePieces(lanes);
   int64_t width = std::max<int64_t>(1, lanes.widthBytes);
   int lanesPerPhase = width <= 4 ? 32 : width <= 8 ? 16 : 8;
   BankConflictDegree result;

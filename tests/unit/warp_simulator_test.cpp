@@ -91,6 +91,20 @@ TEST(BankConflicts, SixteenByteAccessesRunInFourPhases) {
   EXPECT_EQ(c2.degree, 8);
 }
 
+// A 32-byte struct copied whole is two 16-byte instructions, each 2-way at a
+// 32-byte stride (lanes 0 and 4 of a quarter-warp share banks 0-3): 16
+// wavefronts where 8 suffice, not one 32-byte pass with nothing to gain.
+TEST(BankConflicts, WiderThanSixteenBytesIsSixteenBytePieces) {
+  auto c = sharedBankConflicts(strided(32, 32));
+  EXPECT_EQ(c.degree, 2);
+  EXPECT_EQ(c.wavefronts, 16);
+  EXPECT_EQ(c.idealWavefronts, 8);
+  // Padded to a 48-byte stride the pieces are conflict-free.
+  auto padded = sharedBankConflicts(strided(48, 32));
+  EXPECT_EQ(padded.degree, 1);
+  EXPECT_EQ(padded.wavefronts, padded.idealWavefronts);
+}
+
 TEST(BankConflicts, InactiveLanesDoNotCount) {
   LaneAddresses l = strided(32 * 4, 4);
   for (int i = 4; i < 32; ++i)
