@@ -172,9 +172,13 @@ bool sameKernel(const FunctionDecl *launched, const FunctionDecl *analyzed) {
     return false;
   if (launched->getCanonicalDecl() == analyzed->getCanonicalDecl())
     return true;
-  // A launch of k<float> tells the shape of the pattern k<T> too.
+  // A launch of k<float> tells the shape of the pattern k<T> too, and a
+  // launch of the pattern inside a template (k<T><<<g, 192>>>) that of every
+  // instantiation.
   if (auto *pattern = launched->getTemplateInstantiationPattern())
     return pattern->getCanonicalDecl() == analyzed->getCanonicalDecl();
+  if (auto *pattern = analyzed->getTemplateInstantiationPattern())
+    return pattern->getCanonicalDecl() == launched->getCanonicalDecl();
   return false;
 }
 

@@ -345,6 +345,22 @@ std::vector<const FunctionDecl *> launchedKernels(const LaunchOperands &launch, 
       out.push_back(fd);
       return out;
     }
+  // A launch inside a template that is never instantiated (`k<T><<<g, 192>>>`
+  // in a class template's member): the name is not resolved; every __global__
+  // template it may name that has no instantiation of its own (whose pattern
+  // is what gets analyzed) is launched with this shape. Kernels that are
+  // instantiated take their shapes from the instantiated launches, whose
+  // arguments are known.
+  if (auto *lookup = dyn_cast<UnresolvedLookupExpr>(callee)) {
+    for (const NamedDecl *d : lookup->decls()) {
+      const FunctionDecl *fd = dyn_cast<FunctionDecl>(d->getUnderlyingDecl());
+      if (auto *tmpl = dyn_cast<FunctionTemplateDecl>(d->getUnderlyingDecl()))
+        fd = tmpl->specializations().empty() ? tmpl->getTemplatedDecl() : nullptr;
+      if (fd && fd->hasAttr<CUDAGlobalAttr>() && std::find(out.begin(), out.end(), fd) == out.end())
+        out.push_back(fd);
+    }
+    return out;
+  }
   for (int i = 0; i < 4; ++i) { // (*k), table[i], (*table[i])
     if (auto *u = dyn_cast<UnaryOperator>(callee); u && u->getOpcode() == UO_Deref)
       callee = u->getSubExpr()->IgnoreParenImpCasts();

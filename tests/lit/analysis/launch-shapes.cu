@@ -1,8 +1,9 @@
 // Where a kernel's block shape comes from (KernelInfo::blockShapeOrigin):
 // launches through function pointers and tables, dim3 values built member by
 // member, constants of every spelling, launches under a `case` of a switch on
-// the block size, partial shapes, the runtime's launch calls, __launch_bounds__,
-// and the plausible shapes tried when nothing is known.
+// the block size, partial shapes, the runtime's launch calls, launches inside
+// templates, __launch_bounds__, and the plausible shapes tried when nothing is
+// known.
 // RUN: %warplint check %s --dump-model | %python %S/Inputs/kernel_origins.py | %FileCheck %s
 // RUN: %warplint check %s --no-cuda-toolkit --dump-model | %python %S/Inputs/kernel_origins.py | %FileCheck %s
 
@@ -433,6 +434,24 @@ void launchPastLambdas(float *a, int n, float *want) {
   grow();
   pastSizeLambda<<<8, dim3(32, rows)>>>(a, n);
 }
+
+// ---- launches inside templates: the kernel's name resolves only when instantiated ----
+
+template <typename T> __global__ void scaledInTemplate(T *a, int n) { a[threadIdx.x] *= 2; }
+// CHECK: scaledInTemplate: launch (192, 1, 1) (96, 1, 1)
+
+template <typename T> struct TemplatedRunner {
+  void run(T *a, int n) { scaledInTemplate<T><<<n / 192, 192>>>(a, n); } // never instantiated
+};
+template <typename T> void templatedLaunch(T *a, int n) { scaledInTemplate<<<n / 96, 96>>>(a, n); }
+
+template <typename T> __global__ void addedInTemplate(T *a) { a[threadIdx.x] += 1; }
+// CHECK: addedInTemplate<float>: launch (64, 1, 1)
+
+template <typename T> struct TemplatedAdder {
+  void run(T *a, int n) { addedInTemplate<T><<<n / 64, 64>>>(a); }
+};
+void useAdder(float *a, int n) { TemplatedAdder<float>().run(a, n); }
 
 // ---- nothing from a launch ----
 
