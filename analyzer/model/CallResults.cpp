@@ -20,16 +20,6 @@ namespace {
 // Bodies followed for one value: the same limit as inlined calls.
 constexpr int kMaxCallDepth = 4;
 
-class ReturnCollector : public RecursiveASTVisitor<ReturnCollector> {
-public:
-  std::vector<const ReturnStmt *> returns;
-  bool VisitReturnStmt(ReturnStmt *r) {
-    returns.push_back(r);
-    return true;
-  }
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; } // a lambda's returns are its own
-};
-
 // The callee whose body a call's value is read from: a definition in the
 // user's code (the toolkit's and libraries' system headers are not followed).
 const FunctionDecl *followedCallee(const ASTContext &ctx, const CallExpr *call) {
@@ -44,10 +34,8 @@ const FunctionDecl *followedCallee(const ASTContext &ctx, const CallExpr *call) 
 }
 
 std::vector<const Expr *> returnedExprs(const FunctionDecl *def) {
-  ReturnCollector c;
-  c.TraverseStmt(const_cast<Stmt *>(def->getBody()));
   std::vector<const Expr *> out;
-  for (const ReturnStmt *r : c.returns) {
+  for (const ReturnStmt *r : returnStatements(def->getBody())) {
     if (!r->getRetValue())
       return {};
     out.push_back(r->getRetValue());

@@ -39,28 +39,31 @@ bool followableLocal(const VarDecl *v, const LocalWrites &writes, const ExprTran
   return v->getType()->isReferenceType() ? tr.followsReference(v) : v->getType()->isIntegralOrEnumerationType();
 }
 
-class ReturnFinder : public RecursiveASTVisitor<ReturnFinder> {
-public:
-  std::vector<const ReturnStmt *> returns;
-  bool VisitReturnStmt(ReturnStmt *r) {
-    returns.push_back(r);
-    return true;
-  }
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; } // a lambda's returns are its own
-};
-
 // Whether every path through the body reaches its end: no `return` but,
 // possibly, its last statement.
 bool returnsOnlyAtEnd(const FunctionDecl *def) {
   auto *body = dyn_cast_or_null<CompoundStmt>(def->getBody());
   if (!body)
     return false;
-  ReturnFinder f;
-  f.TraverseStmt(const_cast<CompoundStmt *>(body));
-  return f.returns.empty() || (f.returns.size() == 1 && !body->body_empty() && body->body_back() == f.returns[0]);
+  std::vector<const ReturnStmt *> returns = returnStatements(body);
+  return returns.empty() || (returns.size() == 1 && !body->body_empty() && body->body_back() == returns[0]);
 }
 
 } // namespace
+
+std::vector<const ReturnStmt *> returnStatements(const Stmt *body) {
+  class ReturnFinder : public RecursiveASTVisitor<ReturnFinder> {
+  public:
+    std::vector<const ReturnStmt *> returns;
+    bool VisitReturnStmt(ReturnStmt *r) {
+      returns.push_back(r);
+      return true;
+    }
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; } // a lambda's returns are its own
+  } f;
+  f.TraverseStmt(const_cast<Stmt *>(body));
+  return f.returns;
+}
 
 std::vector<ReferenceArgument> referenceArguments(const CallExpr *call, const FunctionDecl *callee,
                                                   const LocalWrites &callerWrites,

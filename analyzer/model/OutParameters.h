@@ -21,6 +21,11 @@
 
 namespace warplint {
 
+// The return statements of a function body, those of lambdas in it left out
+// (CallResults reads the returned values; a helper that returns early does
+// not write its out-parameters on every path).
+std::vector<const clang::ReturnStmt *> returnStatements(const clang::Stmt *body);
+
 // An integer reference parameter of a call and what it binds.
 struct ReferenceArgument {
   const clang::ParmVarDecl *param = nullptr;
