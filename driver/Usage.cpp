@@ -17,7 +17,10 @@ Commands:
   docs         write the rule documentation pages from the registry
   lsp          language server for editors (LSP over stdin/stdout)
   verify       run a program under Nsight Compute and check the findings
-               against its counters (needs a GPU and ncu)
+               against its counters (needs a GPU and ncu); with
+               --before-after, measure a fix (the program before and after,
+               or --pair kernels of one) against the predicted speedup
+               (`warplint verify --before-after --help`; --csv-dir replays)
   probe        measure this GPU's memory hierarchy into a profile (needs a
                GPU), or print a profile's tables with --report
 

@@ -2,6 +2,7 @@
 """warplint verify: check warplint's findings against Nsight Compute.
 
     warplint verify [options] FILE... -- PROGRAM [ARGS...]
+    warplint verify --before-after [options] BEFORE.cu -- PROGRAM [ARGS...]
 
 Runs `warplint check` on FILE..., runs PROGRAM under ncu (one report per
 kernel that warplint saw, first launch of each, source counters only),
@@ -10,7 +11,15 @@ the counters confirmed it or contradicted it, and which lines show excess
 shared wavefronts or global sectors that no finding names. Build PROGRAM
 with -lineinfo so that ncu can map instructions to lines.
 
-Needs an NVIDIA GPU and ncu; without them it says so and exits 2.
+With --before-after it measures what a fix is worth instead: the program
+built from BEFORE.cu and the one built from the fixed source (--after-program,
+or --pair BASELINE:CHANGED kernels of one program) under ncu, per-kernel
+time before and after, the measured speedup against warplint's predicted
+one, and the model's component fractions against ncu's throughputs
+(driver/verify/before_after.py; `warplint verify --before-after --help`).
+
+Needs an NVIDIA GPU and ncu; without them it says so and exits 2
+(--csv-dir replays recorded CSVs without either).
 Exit status: 0 every finding confirmed and nothing missed, 1 otherwise,
 2 usage error or no GPU/ncu. python3 standard library only.
 """
@@ -185,6 +194,10 @@ def print_text(res, fh):
 
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
+    head = argv[:argv.index("--")] if "--" in argv else argv
+    if "--before-after" in head:
+        import before_after
+        return before_after.run(argv)
     if "--" not in argv:
         if "-h" in argv or "--help" in argv:
             print(__doc__)
