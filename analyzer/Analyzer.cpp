@@ -9,6 +9,7 @@
 #include "analyzer/warp/FusedWords.h"
 #include "analyzer/warp/NarrowAccessGroups.h"
 #include "analyzer/warp/PaddingTrials.h"
+#include "analyzer/cost/WorkTally.h"
 #include "analyzer/warp/UniformSweep.h"
 #include "analyzer/warp/UnreachedAccess.h"
 #include "analyzer/results/Fix.h"
@@ -377,6 +378,7 @@ void evaluateKernel(ModeledKernel &k, const std::vector<size_t> &launches, const
   evaluatePaddings(k, shapes, eo);
   findNarrowAccessGroups(k, shapes, eo);
   describeDataObjects(k, eo);
+  k.info.work = std::make_shared<KernelWork>(tallyKernelWork(k, eo));
   for (size_t i : launches)
     k.info.launchSites.push_back(unit.launches[i]);
 }
@@ -516,13 +518,10 @@ TranslationUnitResult evaluateUnit(ParsedUnit &&parsed, const ForeignLaunches &f
       k.info.accesses.push_back(std::move(a.fact));
     result.kernels.push_back(std::move(k.info));
   }
-  if (opts.ptxasConfirm && parsed.cuda) {
-    bool anyArray = false;
-    for (const KernelInfo &k : result.kernels)
-      anyArray = anyArray || (k.privateMemory && !k.privateMemory->arrays.empty());
-    if (anyArray)
-      readPtxasFrames(parsed.job, *parsed.cuda, result);
-  }
+  // Stack frames for the private-array rule, registers and shared memory
+  // for the cost model's occupancy.
+  if (opts.ptxasConfirm && parsed.cuda && !result.kernels.empty())
+    readPtxasFrames(parsed.job, *parsed.cuda, result);
   return result;
 }
 

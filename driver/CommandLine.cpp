@@ -206,6 +206,23 @@ ParseResult parseCheck(const std::vector<std::string> &args, size_t start) {
         pickChoice<Severity>("--fail-on", *v,
                              {{"note", Severity::Note}, {"warning", Severity::Warning}, {"error", Severity::Error}},
                              o.failOn, error);
+    } else if (auto v = cur.value({"--min-gain", "--fail-min-gain"}, error)) {
+      if (error.empty()) {
+        char *end = nullptr;
+        double pct = std::strtod(v->c_str(), &end);
+        if (v->empty() || *end != '\0' || !(pct >= 0) || pct > 1000)
+          error = "invalid value '" + *v + "' for " + arg.substr(0, arg.find('=')) +
+                  " (expected a percentage of kernel time, 0 to 1000)";
+        else
+          (arg.rfind("--min-gain", 0) == 0 ? o.minGain : o.failMinGain) = pct;
+      }
+    } else if (auto v = cur.value({"--sort"}, error)) {
+      if (error.empty()) {
+        if (*v == "gain" || *v == "source")
+          o.sortByGain = *v == "gain";
+        else
+          error = "invalid value '" + *v + "' for --sort (expected gain or source)";
+      }
     } else if (auto v = cur.value({"--export-fixes"}, error)) {
       o.exportFixes = *v;
     } else if (arg == "--fix" || arg == "--fix-dry-run" || arg == "--fix-verify-nvcc" || arg == "--fix-launch" ||

@@ -2,6 +2,7 @@
 // analysis: main() decides what to do with the result, tests call this directly.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,19 @@ struct CheckOptions {
   bool ptxasConfirm = false;       // --ptxas-confirm: compile with nvcc -Xptxas -v, note stack frames
   bool showSuppressed = false;     // --show-suppressed: also print findings a NOLINT silenced
   Severity failOn = Severity::Note; // --fail-on: the least severe finding that makes the exit status 1
+  // --min-gain PCT: findings whose predicted kernel gain is below PCT percent
+  // are not shown (those without a prediction always are).
+  std::optional<double> minGain;
+  // --fail-min-gain PCT: findings predicted to gain less than PCT percent do
+  // not make the exit status 1 (default kDefaultFailMinGain).
+  std::optional<double> failMinGain;
+  bool sortByGain = false;         // --sort gain: text findings by predicted gain, largest first
 };
+
+// Below this predicted kernel gain (percent) a finding does not fail a run
+// by default: it is under the run-to-run spread of kernel timings, and a
+// quarter of the model's 15% error band (README "Predicted gains").
+constexpr double kDefaultFailMinGain = 5.0;
 
 struct ListRulesOptions {
   ListFormat format = ListFormat::Text;

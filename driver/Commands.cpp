@@ -1,4 +1,5 @@
 #include "driver/Commands.h"
+#include "gains/PredictedGains.h"
 #include "driver/FixCommand.h"
 #include "driver/Baseline.h"
 #include "driver/FileSettings.h"
@@ -203,11 +204,36 @@ int runCheck(const CheckOptions &o) {
   AnalysisResults results = analyze(jobs, analyzerOpts);
   if (progress)
     std::cerr << "\r\033[K" << std::flush;
-  if (o.dumpModel)
-    return emit(modelToJson(results).dump(2) + "\n", o.outputFile) ? 0 : 2;
   std::vector<Finding> findings = runRules(results, [&](size_t unit) {
     return UnitRuleSettings{&jobSettings[unit]->ctx, &jobSettings[unit]->rules};
   });
+  // What each finding is worth on its kernel: a stage of its own between
+  // the rules and the printers (gains/).
+  GainsResult gains =
+      attachPredictedGains(results, findings, [&](size_t unit) { return jobSettings[unit]->ctx.profile; });
+  if (o.dumpModel)
+    return emit(modelToJson(results, &gains).dump(2) + "\n", o.outputFile) ? 0 : 2;
+  // --min-gain / min-gain: findings predicted to gain less are not shown
+  // (those the model could not price always are).
+  size_t belowMinGain = 0;
+  std::vector<size_t> keep;
+  for (size_t i = 0; i < findings.size(); ++i) {
+    auto gain = predictedGainPercent(findings[i]);
+    if (gain && findings[i].unit < jobSettings.size() && *gain < jobSettings[findings[i].unit]->minGain)
+      ++belowMinGain;
+    else
+      keep.push_back(i);
+  }
+  if (belowMinGain) {
+    std::vector<Finding> shown;
+    for (size_t i : keep)
+      shown.push_back(std::move(findings[i]));
+    findings = std::move(shown);
+  }
+  if (o.sortByGain)
+    std::stable_sort(findings.begin(), findings.end(), [](const Finding &a, const Finding &b) {
+      return predictedGainPercent(a).value_or(-1e300) > predictedGainPercent(b).value_or(-1e300);
+    });
   SourceLines source;
   assignFingerprints(findings, currentDirectory(), source);
   if (!o.baselineFile.empty()) {
@@ -226,6 +252,7 @@ int runCheck(const CheckOptions &o) {
   report.baseDir = currentDirectory();
   report.showSuppressed = o.showSuppressed;
   report.explain = o.explain;
+  report.gains = &gains;
   for (const RuleInfo *info : registryInfos())
     if (o.rules.empty() || std::find(o.rules.begin(), o.rules.end(), info->id) != o.rules.end())
       report.rules.push_back(info);
@@ -235,8 +262,14 @@ int runCheck(const CheckOptions &o) {
 
   if (!emit(renderReport(results, findings, report), o.outputFile))
     return 2;
-  if (o.format == OutputFormat::Text && !o.quiet)
+  if (o.format == OutputFormat::Text && !o.quiet) {
     std::cerr << summaryLine(results, findings) << "\n";
+    if (belowMinGain)
+      std::cerr << "warplint: " << belowMinGain << " finding" << (belowMinGain == 1 ? "" : "s")
+                << " predicted below --min-gain not shown\n";
+    if (std::string top = topGainsLine(findings, currentDirectory()); !top.empty())
+      std::cerr << top << "\n";
+  }
   if (o.fix || o.fixDryRun || !o.exportFixes.empty()) {
     std::vector<Finding> active; // a silenced finding's fix is not applied either
     for (const Finding &f : findings)
@@ -247,7 +280,9 @@ int runCheck(const CheckOptions &o) {
     if (runFixes(o, results, active, jobs, analyzerOpts, jobSettings.front()->ctx, jobSettings.front()->rules) != 0)
       return 2;
   }
-  return exitStatus(results, findings, o.failOn);
+  return exitStatus(results, findings, o.failOn, [&](const Finding &f) {
+    return f.unit < jobSettings.size() ? jobSettings[f.unit]->failMinGain : kDefaultFailMinGain;
+  });
 }
 
 int runListRules(const ListRulesOptions &o) {

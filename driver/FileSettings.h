@@ -19,6 +19,8 @@ struct FileSettings {
   const ProjectConfig *config = nullptr; // null: no config file applies
   RuleContext ctx;
   RuleOptions rules;
+  double minGain = 0;                         // percent: findings predicted below it are not shown
+  double failMinGain = kDefaultFailMinGain;   // percent: findings predicted below it do not fail the run
 };
 
 class FileSettingsResolver {

@@ -7,6 +7,7 @@
 #include "driver/Commands.h"
 #include "driver/FileSettings.h"
 #include "driver/Suppressions.h"
+#include "gains/PredictedGains.h"
 #include "lsp/Server.h"
 #include "printers/ToolInfo.h"
 #include "rules/Rule.h"
@@ -66,14 +67,17 @@ int runLsp(const CheckOptions &o) {
       report.fatalError = unit.fatalError;
     report.messages = unit.compileErrors;
     std::vector<Finding> findings = runRules(results, fileSettings->ctx, fileSettings->rules);
+    attachPredictedGains(results, findings, [&](size_t) { return fileSettings->ctx.profile; });
     // NOLINT comments in the buffer silence findings as they do for check
     // (which lists silenced ones only on request; an editor never does).
     Suppressions suppressions;
     suppressions.setContents(path, text);
     suppressions.apply(findings);
-    for (Finding &f : findings)
-      if (!f.suppression)
+    for (Finding &f : findings) {
+      auto gain = predictedGainPercent(f);
+      if (!f.suppression && !(gain && *gain < fileSettings->minGain))
         report.findings.push_back(std::move(f));
+    }
     for (const FrontendMessage &m : suppressions.problems())
       report.messages.push_back(m);
     return report;

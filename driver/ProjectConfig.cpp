@@ -5,6 +5,7 @@
 #include "llvm/Support/YAMLParser.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -28,7 +29,7 @@ public:
     auto *map = llvm::dyn_cast<yaml::MappingNode>(root);
     if (!map)
       return fail(root, "expected a mapping of settings (enable, disable, profile, exclude, "
-                        "warnings-as-errors, rules)");
+                        "warnings-as-errors, min-gain, fail-min-gain, rules)");
     for (yaml::KeyValueNode &kv : *map) {
       std::string key;
       if (!scalar(kv.getKey(), key))
@@ -59,12 +60,22 @@ public:
         } else if (!ruleList(value, c.warningsAsErrors)) {
           return false;
         }
+      } else if (key == "min-gain" || key == "fail-min-gain") {
+        std::string text;
+        if (!scalar(value, text))
+          return false;
+        char *end = nullptr;
+        double pct = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0' || !(pct >= 0) || pct > 1000)
+          return fail(value, key + ": expected a percentage (0 to 1000), got '" + text + "'");
+        (key == "min-gain" ? c.minGain : c.failMinGain) = pct;
       } else if (key == "rules") {
         if (!ruleOptions(value, c))
           return false;
       } else {
         return fail(kv.getKey(), "unknown key '" + key +
-                                     "' (known: enable, disable, profile, exclude, warnings-as-errors, rules)");
+                                     "' (known: enable, disable, profile, exclude, warnings-as-errors, "
+                                     "min-gain, fail-min-gain, rules)");
       }
     }
     return true;

@@ -7,6 +7,8 @@
 //   profile: h200                                        # bundled name or file (relative to this file)
 //   exclude: ["third_party/**", "**/*_generated.cu"]     # globs, relative to this file's directory
 //   warnings-as-errors: all                              # or a list of rule ids
+//   min-gain: 5        # hide findings whose predicted kernel gain is below 5%
+//   fail-min-gain: 5   # findings below 5% predicted gain do not fail the run
 //   rules:
 //     readonly-param:
 //       assume-no-alias: true
@@ -29,6 +31,8 @@ struct ProjectConfig {
   bool allWarningsAsErrors = false;
   std::vector<std::string> warningsAsErrors;
   std::optional<bool> assumeNoAlias; // rules: readonly-param: assume-no-alias
+  std::optional<double> minGain;     // min-gain: percent
+  std::optional<double> failMinGain; // fail-min-gain: percent
 
   // The rules to run: `enable` (or every known rule) less `disable`.
   std::vector<std::string> enabledRules(const std::vector<std::string> &known) const;

@@ -19,7 +19,7 @@ std::string renderReport(const AnalysisResults &results, const std::vector<Findi
                          const ReportOptions &opts) {
   switch (opts.format) {
   case OutputFormat::Json:
-    return dumpJson(reportToJson(results, findings));
+    return dumpJson(reportToJson(results, findings, opts.gains));
   case OutputFormat::Sarif:
     return dumpJson(reportToSarif(results, findings, opts.rules, SarifOptions{opts.baseDir}));
   case OutputFormat::Text:
@@ -33,7 +33,7 @@ std::string renderReport(const AnalysisResults &results, const std::vector<Findi
   std::ostringstream os;
   printText(os, results, findings, text, sources);
   if (opts.explain)
-    printExplain(os, results, findings, opts.baseDir);
+    printExplain(os, results, findings, opts.baseDir, opts.gains);
   return os.str();
 }
 
@@ -42,12 +42,22 @@ static Severity severityOf(const Finding &f) {
 }
 
 int exitStatus(const AnalysisResults &results, const std::vector<Finding> &findings, Severity failOn) {
+  return exitStatus(results, findings, failOn, [](const Finding &) { return -1e300; }); // no gain counts
+}
+
+int exitStatus(const AnalysisResults &results, const std::vector<Finding> &findings, Severity failOn,
+               const std::function<double(const Finding &)> &failMinGain) {
   for (const TranslationUnitResult &unit : results.units)
     if (!unit.parsed)
       return 2;
-  for (const Finding &f : findings)
-    if (!f.suppression && severityOf(f) >= failOn)
-      return 1;
+  for (const Finding &f : findings) {
+    if (f.suppression || severityOf(f) < failOn)
+      continue;
+    auto gain = predictedGainPercent(f);
+    if (gain && *gain < failMinGain(f))
+      continue; // predicted to be worth too little to fail a run
+    return 1;
+  }
   return 0;
 }
 

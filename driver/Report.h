@@ -4,8 +4,10 @@
 
 #include "analyzer/results/AnalysisResults.h"
 #include "driver/CommandLine.h"
+#include "gains/PredictedGains.h"
 #include "rules/Finding.h"
 #include "rules/Rule.h"
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,7 @@ struct ReportOptions {
   std::vector<const RuleInfo *> rules; // the rules that ran, for SARIF
   bool showSuppressed = false;         // text: also print findings a NOLINT silenced
   bool explain = false; // text: the per-kernel classification table after the findings
+  const GainsResult *gains = nullptr; // the kernels' cost reports (JSON units[].costs, --explain)
 };
 
 std::string renderReport(const AnalysisResults &results, const std::vector<Finding> &findings,
@@ -27,6 +30,10 @@ std::string renderReport(const AnalysisResults &results, const std::vector<Findi
 // not suppressed is at least as severe as `failOn`, else 0.
 int exitStatus(const AnalysisResults &results, const std::vector<Finding> &findings,
                Severity failOn = Severity::Note);
+// The same, where a finding whose predicted kernel gain is below
+// `failMinGain(finding)` percent does not count (one without a prediction does).
+int exitStatus(const AnalysisResults &results, const std::vector<Finding> &findings, Severity failOn,
+               const std::function<double(const Finding &)> &failMinGain);
 
 // Whether text output gets ANSI colors: --color, else a terminal that is not
 // "dumb" and no NO_COLOR in the environment.

@@ -63,11 +63,15 @@ Options:
   -q, --quiet                no progress line (shown on a terminal) and no
                              summary line on stderr
   --dump-model               print the analyzer's facts (kernels, launches,
-                             accesses and their warp evaluations) as JSON
-  --explain                  after the findings, each kernel's data objects as a
-                             table: space, class (reused, temporal, strided,
-                             streaming, read-only), accesses, the guidelines
-                             that apply, the findings, and the evidence
+                             accesses and their warp evaluations, each block's
+                             counted work) and each kernel's cost as JSON
+  --explain                  after the findings, each kernel's cost model (time
+                             in issue, shared, L1, L2, DRAM; the bottleneck;
+                             occupancy; assumptions; each finding's predicted
+                             gain) and its data objects as a table: space,
+                             class (reused, temporal, strided, streaming,
+                             read-only), accesses, the guidelines that apply,
+                             the findings, and the evidence
   --print-clang-command      print the clang command each file is parsed with
   --fix                      apply the fixes findings offer, in place (atomic;
                              each fix re-analyzed first, and rolled back when
@@ -87,6 +91,14 @@ Options:
   --fail-on note|warning|error
                              the least severe finding that makes the exit
                              status 1 (default: note, i.e. any finding)
+  --fail-min-gain PCT        findings whose predicted kernel gain is below PCT
+                             percent do not make the exit status 1 (default 5;
+                             0 restores failing on every finding); findings the
+                             cost model cannot price always count
+  --min-gain PCT             do not show findings whose predicted kernel gain is
+                             below PCT percent (default 0: show all)
+  --sort gain|source         order text findings by predicted kernel gain,
+                             largest first (default: source order)
   --show-suppressed          also print the findings NOLINT comments silence
   -h, --help                 show this help
 
@@ -96,6 +108,11 @@ parenthesis is kept as the reason):
   x = tile[i][j];  // NOLINT(shared-bank-conflict) reason
   // NOLINTNEXTLINE(global-uncoalesced) reason
   // NOLINTBEGIN(readonly-param) ... // NOLINTEND(readonly-param)
+
+Every finding the kernel cost model can price states its predicted gain on its
+kernel ("kernel k: shared-memory bound (model: shared 68%, dram 24%, issue 8%);
+the padding of 'tile': ~1.15x on this kernel"); JSON carries it as
+details.predicted_kernel_speedup and each kernel's model as units[].costs.
 
 Exit status: 0 no findings at or above --fail-on, 1 findings, 2 usage error or
 a file that could not be analyzed at all, such as a file that is not CUDA or

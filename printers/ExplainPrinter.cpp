@@ -4,6 +4,7 @@
 #include "rules/DataGuidelines.h"
 
 #include <algorithm>
+#include <sstream>
 
 namespace warplint {
 
@@ -91,10 +92,61 @@ void printTable(std::ostream &os, const std::vector<std::vector<std::string>> &r
 
 } // namespace
 
+namespace {
+
+std::string fixed(double v, int decimals) {
+  std::ostringstream o;
+  o.setf(std::ios::fixed);
+  o.precision(decimals);
+  o << v;
+  return o.str();
+}
+
+// The cost model's view of one kernel (analyzer/cost/KernelCostModel.h).
+void printCost(std::ostream &os, const KernelCostReport &r, const std::vector<Finding> &findings) {
+  const KernelCost &c = r.asWritten;
+  if (!c.computed) {
+    os << "  cost model: not computed (" << c.notComputed << ")\n";
+    return;
+  }
+  os << "  cost model (" << r.profileId << " profile): " << c.bottleneck << " is the bottleneck; "
+     << fixed(c.timeUs, 1) << " us at the stated values" << (c.serialized ? ", components added" : "") << "\n";
+  std::vector<std::vector<std::string>> rows{{"component", "us", "share", "from"}};
+  double sum = 0;
+  for (const CostComponent &x : c.components)
+    sum += x.us;
+  for (const CostComponent &x : c.components)
+    rows.push_back({x.name, fixed(x.us, 1), sum > 0 ? fixed(100 * x.us / sum, 0) + "%" : "-", x.basis});
+  printTable(os, rows);
+  const Occupancy &o = c.occupancy;
+  os << "  occupancy: " << o.blocksPerSm << " blocks (" << o.warpsPerSm << " warps) an SM, limited by "
+     << o.limitedBy << "; " << o.registersPerThread << " registers a thread (" << o.registersSource << "), "
+     << o.sharedBytesPerBlock << " shared bytes a block; " << c.gridBlocks << " blocks\n";
+  if (r.allFixesSpeedup)
+    os << "  every offered fix applied: ~" << fixed(*r.allFixesSpeedup, 2) << "x\n";
+  if (r.allFindingsSpeedup)
+    os << "  every finding's change applied: ~" << fixed(*r.allFindingsSpeedup, 2) << "x\n";
+  std::vector<const Finding *> mine;
+  for (const Finding &f : findings)
+    if (f.unit == r.unit && f.kernelIndex == r.kernelIndex && f.details.contains("predicted_kernel_speedup"))
+      mine.push_back(&f);
+  std::stable_sort(mine.begin(), mine.end(), [](const Finding *a, const Finding *b) {
+    return a->details["predicted_kernel_speedup"].get<double>() > b->details["predicted_kernel_speedup"].get<double>();
+  });
+  for (const Finding *f : mine)
+    os << "    ~" << fixed(f->details["predicted_kernel_speedup"].get<double>(), 2) << "x  " << f->rule << " at line "
+       << f->loc.line << ": " << f->details["kernel_cost"].value("change", "") << "\n";
+  for (const std::string &a : c.assumptions)
+    os << "  assumed: " << a << "\n";
+}
+
+} // namespace
+
 void printExplain(std::ostream &os, const AnalysisResults &results, const std::vector<Finding> &findings,
-                  const std::string &baseDir) {
-  for (const TranslationUnitResult &unit : results.units)
-    for (const KernelInfo &k : unit.kernels) {
+                  const std::string &baseDir, const GainsResult *gains) {
+  for (size_t ui = 0; ui < results.units.size(); ++ui)
+    for (size_t ki = 0; ki < results.units[ui].kernels.size(); ++ki) {
+      const KernelInfo &k = results.units[ui].kernels[ki];
       os << "kernel '" << k.name << k.templateArgs << "' (" << displayPath(k.loc.file, baseDir) << ":"
          << k.loc.line << "): ";
       if (k.blockShapes.empty())
@@ -103,6 +155,8 @@ void printExplain(std::ostream &os, const AnalysisResults &results, const std::v
         os << "block " << k.blockShapes.front().str()
            << (k.blockShapeAssumed ? " assumed (no launch site with a constant shape)" : " from the " + k.blockShapeSource);
       os << "\n";
+      if (const KernelCostReport *cost = gains ? gains->forKernel(ui, ki) : nullptr)
+        printCost(os, *cost, findings);
       if (k.dataObjects.empty()) {
         os << "  no data objects\n\n";
         continue;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "analyzer/results/AnalysisResults.h"
+#include "gains/PredictedGains.h"
 #include "rules/Finding.h"
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -14,8 +15,10 @@
 namespace warplint {
 
 // Paths under `baseDir` are shown relative to it.
+// With `gains`, each kernel's cost model follows its table: the time in each
+// component, the bottleneck, the occupancy and what was assumed.
 void printExplain(std::ostream &os, const AnalysisResults &results, const std::vector<Finding> &findings,
-                  const std::string &baseDir);
+                  const std::string &baseDir, const GainsResult *gains = nullptr);
 
 // The classification of every kernel of `unit`, with guidelines and the
 // findings (rule, line, column) about each object.

@@ -1,4 +1,5 @@
 #include "printers/JsonPrinter.h"
+#include "printers/CostJson.h"
 #include "printers/ExplainPrinter.h"
 #include "printers/ToolInfo.h"
 
@@ -33,7 +34,8 @@ ordered_json findingToJson(const Finding &f) {
   return j;
 }
 
-ordered_json reportToJson(const AnalysisResults &results, const std::vector<Finding> &findings) {
+ordered_json reportToJson(const AnalysisResults &results, const std::vector<Finding> &findings,
+                          const GainsResult *gains) {
   ordered_json j;
   j["version"] = kToolVersion;
   j["findings"] = ordered_json::array();
@@ -54,7 +56,8 @@ ordered_json reportToJson(const AnalysisResults &results, const std::vector<Find
 
   j["errors"] = ordered_json::array();
   j["units"] = ordered_json::array();
-  for (const TranslationUnitResult &unit : results.units) {
+  for (size_t ui = 0; ui < results.units.size(); ++ui) {
+    const TranslationUnitResult &unit = results.units[ui];
     if (!unit.parsed)
       j["errors"].push_back({{"file", unit.file},
                              {"kind", "unanalyzable"},
@@ -81,6 +84,12 @@ ordered_json reportToJson(const AnalysisResults &results, const std::vector<Find
       u["frontend_notes"].push_back(std::move(d));
     }
     u["classification"] = classificationToJson(unit, findings);
+    if (gains) {
+      u["costs"] = ordered_json::array();
+      for (size_t ki = 0; ki < unit.kernels.size(); ++ki)
+        if (const KernelCostReport *r = gains->forKernel(ui, ki))
+          u["costs"].push_back(kernelCostJson(*r));
+    }
     j["units"].push_back(std::move(u));
   }
   return j;

@@ -1,4 +1,5 @@
 #include "printers/ModelJson.h"
+#include "printers/CostJson.h"
 #include "analyzer/results/PrivateMemory.h"
 
 namespace warplint {
@@ -102,7 +103,7 @@ nlohmann::ordered_json dataObjectJson(const KernelInfo &k, const DataObject &o) 
 
 namespace {
 
-nlohmann::json kernelJson(const KernelInfo &k) {
+nlohmann::json kernelJson(const KernelInfo &k, const KernelCostReport *cost) {
   nlohmann::json j{{"name", k.name}, {"loc", loc(k.loc)}, {"global", k.isGlobal},
                    {"template_pattern", k.isTemplatePattern}, {"block_source", k.blockShapeSource},
                    {"block_origin", k.blockShapeOrigin}, {"block_assumed", k.blockShapeAssumed}};
@@ -185,21 +186,26 @@ nlohmann::json kernelJson(const KernelInfo &k) {
       aj["unevaluated"] = {{"class", a.unevaluatedClass}, {"reason", a.unevaluatedReason}};
     j["accesses"].push_back(aj);
   }
+  if (k.work)
+    j["work"] = nlohmann::json(kernelWorkJson(k, *k.work));
+  if (cost)
+    j["cost"] = nlohmann::json(kernelCostJson(*cost));
   return j;
 }
 
 } // namespace
 
-nlohmann::json modelToJson(const AnalysisResults &results) {
+nlohmann::json modelToJson(const AnalysisResults &results, const GainsResult *gains) {
   nlohmann::json out = nlohmann::json::array();
-  for (auto &u : results.units) {
+  for (size_t ui = 0; ui < results.units.size(); ++ui) {
+    const TranslationUnitResult &u = results.units[ui];
     nlohmann::json uj{{"file", u.file}, {"parsed", u.parsed}};
     if (!u.fatalError.empty())
       uj["fatal_error"] = u.fatalError;
     for (auto &n : u.frontendNotes)
       uj["frontend_notes"].push_back({{"loc", loc(n.loc)}, {"message", n.message}});
-    for (auto &k : u.kernels)
-      uj["kernels"].push_back(kernelJson(k));
+    for (size_t ki = 0; ki < u.kernels.size(); ++ki)
+      uj["kernels"].push_back(kernelJson(u.kernels[ki], gains ? gains->forKernel(ui, ki) : nullptr));
     for (auto &l : u.launches) {
       nlohmann::json lj{{"kernel", l.kernel}, {"loc", loc(l.loc)}, {"block_text", l.blockText},
                         {"grid_text", l.gridText}};

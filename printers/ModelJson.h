@@ -3,11 +3,14 @@
 #pragma once
 
 #include "analyzer/results/AnalysisResults.h"
+#include "gains/PredictedGains.h"
 #include <nlohmann/json.hpp>
 
 namespace warplint {
 
-nlohmann::json modelToJson(const AnalysisResults &results);
+// With `gains`, each kernel's cost block (the model's components, occupancy and
+// assumptions) too.
+nlohmann::json modelToJson(const AnalysisResults &results, const GainsResult *gains = nullptr);
 
 // One data object's facts (class, evidence, accesses, block sharing), as
 // both --dump-model and the JSON report's classification write them.

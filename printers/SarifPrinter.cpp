@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -234,6 +235,12 @@ ordered_json reportToSarif(const AnalysisResults &results, const std::vector<Fin
         r["ruleIndex"] = i;
     r["level"] = sarifLevel(f.severity);
     r["message"] = {{"text", f.message}};
+    // SARIF's priority (0-100): the share of the kernel's time the finding's
+    // change is predicted to save, 100 * (1 - 1/speedup); absent without a prediction.
+    if (auto it = f.details.find("predicted_kernel_speedup"); it != f.details.end() && it->is_number()) {
+      double s = it->get<double>();
+      r["rank"] = s > 1 ? std::round(1000 * (1 - 1 / s)) / 10 : 0.0;
+    }
     r["locations"] = ordered_json::array({w.locationWithSource(f.loc, source)});
     if (!f.notes.empty()) {
       r["relatedLocations"] = ordered_json::array();

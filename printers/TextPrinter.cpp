@@ -1,6 +1,7 @@
 #include "printers/TextPrinter.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 
 namespace warplint {
@@ -179,6 +180,25 @@ void printText(std::ostream &os, const AnalysisResults &results,
       w.finding(f);
   for (const TranslationUnitResult &unit : results.units)
     w.unitStatus(unit);
+}
+
+std::string topGainsLine(const std::vector<Finding> &findings, const std::string &baseDir, size_t count) {
+  std::vector<std::pair<double, const Finding *>> ranked;
+  for (const Finding &f : findings)
+    if (!f.suppression)
+      if (auto it = f.details.find("predicted_kernel_speedup"); it != f.details.end() && it->is_number() &&
+                                                                 it->get<double>() >= 1.005)
+        ranked.push_back({it->get<double>(), &f});
+  std::stable_sort(ranked.begin(), ranked.end(), [](auto &a, auto &b) { return a.first > b.first; });
+  std::string line;
+  for (size_t i = 0; i < ranked.size() && i < count; ++i) {
+    const Finding &f = *ranked[i].second;
+    char speed[32];
+    std::snprintf(speed, sizeof speed, "~%.2fx", ranked[i].first);
+    line += std::string(i ? "; " : "top predicted gains: ") + speed + " " + displayPath(f.loc.file, baseDir) + ":" +
+            std::to_string(f.loc.line) + " " + f.rule + " (" + f.kernel + ")";
+  }
+  return line;
 }
 
 std::string summaryLine(const AnalysisResults &results, const std::vector<Finding> &findings) {

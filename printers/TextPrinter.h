@@ -34,6 +34,9 @@ void printText(std::ostream &os, const AnalysisResults &results,
 // "2 warnings in 1 file (3 kernels analyzed in 2 files)", without newline;
 // suppressed findings are counted apart ("; 1 finding suppressed").
 std::string summaryLine(const AnalysisResults &results, const std::vector<Finding> &findings);
+// "top predicted gains: ~1.74x transpose.cu:21 shared-bank-conflict (transposeCoalesced), ..."
+// over the findings not suppressed that have a prediction above 1.00x; empty when none.
+std::string topGainsLine(const std::vector<Finding> &findings, const std::string &baseDir, size_t count = 3);
 
 // The path as the user would like to read it: relative to `baseDir` when under it.
 std::string displayPath(const std::string &file, const std::string &baseDir);

@@ -37,6 +37,10 @@ struct Finding {
   // text and its occurrence; set before reporting, empty until then.
   std::string fingerprint;
   std::optional<Suppression> suppression; // set by the driver after the rules ran
+  // The kernel the rule judged: results.units[unit].kernels[kernel] (set by
+  // runRules; the gains stage reads that kernel's work). Not reported.
+  size_t unit = static_cast<size_t>(-1);
+  size_t kernelIndex = static_cast<size_t>(-1);
 };
 
 } // namespace warplint

@@ -70,10 +70,16 @@ std::vector<Finding> runRules(const AnalysisResults &results,
     const TranslationUnitResult &unit = results.units[u];
     UnitRuleSettings s = settings(u);
     std::vector<Finding> unitFindings;
-    for (const KernelInfo &kernel : unit.kernels)
+    for (size_t ki = 0; ki < unit.kernels.size(); ++ki) {
+      size_t before = unitFindings.size();
       for (const auto &rule : allRules())
         if (isEnabled(*s.opts, rule->info().id))
-          rule->check(kernel, *s.ctx, unitFindings);
+          rule->check(unit.kernels[ki], *s.ctx, unitFindings);
+      for (size_t i = before; i < unitFindings.size(); ++i) {
+        unitFindings[i].unit = u;
+        unitFindings[i].kernelIndex = ki;
+      }
+    }
     // Report in source order within a unit (kernels and rules interleave
     // otherwise); stable so that findings at one location keep rule order.
     std::stable_sort(unitFindings.begin(), unitFindings.end(),

@@ -60,8 +60,10 @@ std::map<std::string, PtxasFunction> parsePtxasVerbose(const std::string &text) 
   std::map<std::string, PtxasFunction> out;
   static const std::regex props(R"(Function properties for (\S+))");
   static const std::regex frame(R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
+  // "Used 32 registers, used 1 barriers, 4224 bytes smem, ..." follows the frame line.
+  static const std::regex used(R"(Used (\d+) registers(.*?(\d+) bytes smem)?)");
   std::istringstream lines(text);
-  std::string line, current;
+  std::string line, current, framed;
   std::smatch m;
   while (std::getline(lines, line)) {
     if (std::regex_search(line, m, props)) {
@@ -72,7 +74,14 @@ std::map<std::string, PtxasFunction> parsePtxasVerbose(const std::string &text) 
       f.stackFrameBytes = std::stoll(m[1]);
       f.spillStoreBytes = std::stoll(m[2]);
       f.spillLoadBytes = std::stoll(m[3]);
+      framed = current;
       current.clear();
+    } else if (!framed.empty() && std::regex_search(line, m, used)) {
+      PtxasFunction &f = out[framed];
+      f.registers = std::stoi(m[1]);
+      if (m[3].matched)
+        f.sharedBytes = std::stoll(m[3]);
+      framed.clear();
     }
   }
   return out;
@@ -123,6 +132,8 @@ void readPtxasFrames(const CompileJob &job, const CudaInstallation &cuda, Transl
     r.stackFrameBytes = matches[0]->stackFrameBytes;
     r.spillStoreBytes = matches[0]->spillStoreBytes;
     r.spillLoadBytes = matches[0]->spillLoadBytes;
+    r.registers = matches[0]->registers;
+    r.sharedBytes = matches[0]->sharedBytes;
   }
 }
 

@@ -15,6 +15,8 @@ namespace warplint {
 struct PtxasFunction {
   std::string demangled;  // "histogram16(int const*, int*, int)"
   int64_t stackFrameBytes = 0, spillStoreBytes = 0, spillLoadBytes = 0;
+  int registers = 0;
+  int64_t sharedBytes = 0;
 };
 
 // Parses ptxas -v output: mangled name -> its figures.

@@ -101,6 +101,7 @@ private:
       return valuesAfterCall(call, refs, nullptr);
     Walker child(ctx_, def, out_, state_);
     child.guards_ = guards_;
+    child.loopStack_ = loopStack_;
     child.region_ = region_;
     child.callChain_ = callChain_;
     child.callChain_.push_back(toLocation(ctx_.getSourceManager(), call->getBeginLoc()));
@@ -204,6 +205,7 @@ private:
         stmt(is->getInit());
       if (!is->getCond())
         return;
+      countOperation(1); // the branch
       expr(is->getCond(), Use::Read);
       ExprRef c = tr_.index(is->getCond());
       auto before = values_.now();
@@ -331,7 +333,12 @@ private:
       if (c && c->isKnown() && c->dependsOn(SymbolKind::ThreadIdx))
         condGuard = c;
     }
-    out_.info.loops.push_back(li);
+    std::shared_ptr<const LoopRecurrence> counted;
+    if (recognized)
+      counted = rec;
+    else if (!carried.empty())
+      counted = carried.front().beforeRec;
+    enterLoop(li, counted);
     if (fs->getCond())
       expr(fs->getCond(), Use::Read);
     if (condGuard)
@@ -341,6 +348,7 @@ private:
       expr(fs->getInc(), Use::Read);
     if (condGuard)
       guards_.pop_back();
+    loopStack_.pop_back();
     values_.leaveLoop(fs, carried, recognized ? var : nullptr, recognized ? rec.get() : nullptr);
   }
 
@@ -363,7 +371,7 @@ private:
       li.step = sourceText(ctx_, carried.front().update->getSourceRange());
       li.tripCount = constantTripCount(*carried.front().beforeRec);
     }
-    out_.info.loops.push_back(li);
+    enterLoop(li, carried.empty() ? nullptr : carried.front().beforeRec);
     if (cond)
       expr(cond, Use::Read);
     bool guarded = c && c->isKnown() && c->dependsOn(SymbolKind::ThreadIdx);
@@ -372,7 +380,67 @@ private:
     inNewRegion(body);
     if (guarded)
       guards_.pop_back();
+    loopStack_.pop_back();
     values_.leaveLoop(loop, carried);
+  }
+
+  // A loop's facts and counter; its body runs inside it (loopStack_), and
+  // each iteration costs a compare and a branch.
+  void enterLoop(const LoopInfo &li, std::shared_ptr<const LoopRecurrence> counter) {
+    out_.info.loops.push_back(li);
+    out_.loopRecurrences.push_back(std::move(counter));
+    loopStack_.push_back(static_cast<int>(out_.info.loops.size()) - 1);
+    countOperation(2);
+  }
+
+  // Operations of the current loop nest, for the instruction estimate.
+  void countOperation(int n, int sfu = 0, int fp64 = 0) {
+    for (OperationCount &c : out_.operations)
+      if (c.loops == loopStack_) {
+        c.operations += n;
+        c.sfuOperations += sfu;
+        c.fp64Operations += fp64;
+        return;
+      }
+    out_.operations.push_back({n, sfu, fp64, loopStack_});
+  }
+
+  // What one expression node costs in instructions, roughly: an arithmetic,
+  // comparison or logical operator, a select, a conversion between integer
+  // and floating point one each; math library calls more, special-function
+  // ones (sinf, expf, rsqrtf, ...) on the SFU. Memory accesses are counted
+  // with their executions instead.
+  void countExpression(const Expr *e) {
+    bool fp64 = e->getType()->isSpecificBuiltinType(BuiltinType::Double);
+    if (auto *bo = dyn_cast<BinaryOperator>(e)) {
+      if (bo->getOpcode() != BO_Assign && bo->getOpcode() != BO_Comma)
+        countOperation(1, 0, fp64 ? 1 : 0);
+    } else if (auto *uo = dyn_cast<UnaryOperator>(e)) {
+      if (uo->getOpcode() != UO_AddrOf && uo->getOpcode() != UO_Deref && uo->getOpcode() != UO_Plus)
+        countOperation(1, 0, fp64 ? 1 : 0);
+    } else if (isa<ConditionalOperator>(e)) {
+      countOperation(1);
+    } else if (auto *ice = dyn_cast<ImplicitCastExpr>(e)) {
+      if (ice->getCastKind() == CK_IntegralToFloating || ice->getCastKind() == CK_FloatingToIntegral ||
+          ice->getCastKind() == CK_FloatingCast)
+        countOperation(1, 0, fp64 ? 1 : 0);
+    } else if (auto *call = dyn_cast<CallExpr>(e)) {
+      const FunctionDecl *fd = call->getDirectCallee();
+      std::string name = fd ? fd->getNameAsString() : "";
+      if (name.rfind("__syncthreads", 0) == 0 || name == "__syncwarp" || name == "__barrier_sync") {
+        ++out_.barriers;
+        countOperation(1);
+        return;
+      }
+      static const std::set<std::string> special{
+          "sinf", "cosf", "tanf", "expf", "exp2f", "exp10f", "logf", "log2f", "log10f", "powf", "sqrtf",
+          "rsqrtf", "__sinf", "__cosf", "__expf", "__logf", "__powf", "__fdividef", "sin", "cos", "exp",
+          "log", "pow", "sqrt", "rsqrt", "tanhf", "tanh", "erff", "atanf", "atan2f", "sincosf", "cbrtf"};
+      if (special.count(name))
+        countOperation(4, 1, fp64 ? 4 : 0); // a MUFU and its range reduction
+      else if (!name.empty())
+        countOperation(1, 0, fp64 ? 1 : 0);
+    }
   }
 
   // Records the access `lv` (a memory lvalue) if it is one, then walks the
@@ -438,6 +506,7 @@ private:
         a.unknownGuard = true;
     }
     a.region = region_;
+    a.enclosingLoops = loopStack_;
     out_.accesses.push_back(std::move(a));
   }
 
@@ -503,6 +572,7 @@ private:
     e = e->IgnoreParens();
     if (isa<LambdaExpr>(e))
       return;
+    countExpression(e);
     if (auto *ice = dyn_cast<ImplicitCastExpr>(e); ice && ice->getCastKind() == CK_LValueToRValue) {
       access(ice->getSubExpr(), Use::Read);
       return;
@@ -585,6 +655,7 @@ private:
   ReachingValues values_; // what the tracked locals hold at the current point
   ModeledKernel &out_;
   std::vector<ExprRef> guards_;
+  std::vector<int> loopStack_; // the loops around the current point (indices into info.loops)
   int region_ = 0; // see ModeledAccess::region
   WalkState &state_;
   std::vector<SourceLocation> callChain_;

@@ -5,6 +5,7 @@
 
 #include "analyzer/warp/AccessEvaluator.h"
 #include "analyzer/results/AnalysisResults.h"
+#include "analyzer/results/KernelWork.h"
 #include "analyzer/model/ExprTranslator.h"
 
 #include "clang/AST/ASTContext.h"
@@ -28,6 +29,9 @@ struct ModeledAccess {
   // A condition around it could not be evaluated (it was left out of
   // guarded.guards): which lanes take part is not known.
   bool unknownGuard = false;
+  // The loops around it, outermost first (indices into KernelInfo::loops):
+  // how many times it runs (analyzer/cost/WorkTally.cpp).
+  std::vector<int> enclosingLoops;
 };
 
 struct ModeledKernel {
@@ -37,6 +41,13 @@ struct ModeledKernel {
   // __device__ functions whose bodies were analyzed in place at a call site;
   // valid while the AST lives.
   std::vector<const clang::FunctionDecl *> inlinedCallees;
+  // Parallel to info.loops: each loop's counter recurrence when one was
+  // found (null otherwise), for its trip count.
+  std::vector<std::shared_ptr<const LoopRecurrence>> loopRecurrences;
+  // The body's arithmetic and control operations by loop nest (the
+  // instruction estimate of analyzer/cost/WorkTally.cpp).
+  std::vector<OperationCount> operations;
+  int barriers = 0; // __syncthreads() and its variants, as written (inlined callees included)
 };
 
 // Explicit __global__ or __device__ functions: the user's kernels and helpers.

@@ -13,6 +13,7 @@
 namespace warplint {
 
 struct PrivateMemoryFacts; // analyzer/results/PrivateMemory.h
+struct KernelWork;         // analyzer/results/KernelWork.h
 
 struct SourceLocation {
   std::string file;
@@ -398,6 +399,9 @@ struct KernelInfo {
   std::vector<std::string> undefinedOverloads;
   std::vector<NarrowAccessGroup> narrowGroups; // the 1- and 2-byte global accesses, grouped
   std::vector<DataObject> dataObjects;   // analyzer/facts/DataObjects.cpp
+  // One block's work, counted (analyzer/cost/WorkTally.h): what the cost
+  // model turns into time. Null for kernels with no block shape.
+  std::shared_ptr<KernelWork> work;
 };
 
 struct FrontendMessage {

@@ -78,6 +78,8 @@ struct PtxasReport {
   std::string tool;               // "nvcc 13.0 (ptxas -v, sm_90)"
   int64_t stackFrameBytes = 0;
   int64_t spillStoreBytes = 0, spillLoadBytes = 0;
+  int registers = 0;              // registers a thread ("Used N registers"); 0 when not printed
+  int64_t sharedBytes = 0;        // static shared memory ("N bytes smem")
   std::string error;              // why no report (nvcc failed, kernel not in its output)
 };
 

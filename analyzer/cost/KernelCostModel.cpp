@@ -1,0 +1,350 @@
+#include "analyzer/cost/KernelCostModel.h"
+#include "analyzer/results/PrivateMemory.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+namespace warplint {
+
+double KernelCost::component(const std::string &name) const {
+  for (const CostComponent &c : components)
+    if (c.name == name)
+      return c.us;
+  return 0;
+}
+
+std::string KernelCost::shares() const {
+  double sum = 0;
+  for (const CostComponent &c : components)
+    sum += c.us;
+  std::vector<const CostComponent *> order;
+  for (const CostComponent &c : components)
+    order.push_back(&c);
+  std::stable_sort(order.begin(), order.end(), [](auto *a, auto *b) { return a->us > b->us; });
+  std::ostringstream os;
+  bool first = true;
+  for (const CostComponent *c : order) {
+    int pct = sum > 0 ? static_cast<int>(std::lround(100 * c->us / sum)) : 0;
+    if (!first && pct == 0)
+      continue;
+    os << (first ? "" : ", ") << c->name << " " << pct << "%";
+    first = false;
+  }
+  return os.str();
+}
+
+namespace {
+
+constexpr int kWarp = 32;
+
+// A measured curve: the value at x, linear between measured points (in log2
+// of x when `logX`), the end values beyond them.
+struct Curve {
+  std::vector<std::pair<double, double>> points; // sorted by x
+  bool logX = false;
+  bool empty() const { return points.empty(); }
+  double at(double x) const {
+    if (points.size() == 1 || x <= points.front().first)
+      return points.front().second;
+    if (x >= points.back().first)
+      return points.back().second;
+    auto hi = std::lower_bound(points.begin(), points.end(), std::make_pair(x, -1e300));
+    auto lo = hi - 1;
+    double x0 = lo->first, x1 = hi->first, xv = x;
+    if (logX) {
+      x0 = std::log2(x0);
+      x1 = std::log2(x1);
+      xv = std::log2(x);
+    }
+    double t = x1 > x0 ? (xv - x0) / (x1 - x0) : 0;
+    return lo->second + t * (hi->second - lo->second);
+  }
+};
+
+const int kWarpCounts[] = {1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64};
+
+Curve warpsCurve(const HardwareProfile &p, const std::string &probe, const std::string &name, Params extra = {}) {
+  Curve c;
+  for (int w : kWarpCounts) {
+    Params q = extra;
+    q.emplace("warps_per_sm", w);
+    if (auto v = p.find(probe, name, q))
+      c.points.push_back({double(w), v->median});
+  }
+  return c;
+}
+
+// DRAM read bandwidth against the bytes each SM has in flight (the seed's
+// Fig. 3: blocks x threads x requests a thread), the best configuration
+// for each amount.
+Curve dramCurve(const HardwareProfile &p) {
+  std::map<double, double> best;
+  for (int blocks : {1, 2, 4, 8, 16})
+    for (int threads : {64, 128, 256, 512, 1024})
+      for (int loads : {1, 2, 4, 8, 16}) {
+        auto v = p.find("dram_bandwidth_vs_config", "read_bandwidth_gbps",
+                        {{"blocks_per_sm", blocks}, {"threads_per_block", threads}, {"loads_in_flight_per_thread", loads}});
+        if (!v)
+          continue;
+        double inflight = double(blocks) * threads * loads * 16; // float4 loads
+        best[inflight] = std::max(best[inflight], v->median);
+      }
+  Curve c;
+  c.logX = true;
+  double runningMax = 0;
+  for (auto &[x, y] : best) { // more in flight never measures less: keep the envelope
+    runningMax = std::max(runningMax, y);
+    c.points.push_back({x, runningMax});
+  }
+  return c;
+}
+
+std::string fmt(double v, int digits = 3) {
+  std::ostringstream os;
+  os.precision(digits);
+  os << v;
+  return os.str();
+}
+
+Occupancy occupancyOf(const KernelInfo &k, const KernelWork &w, const HardwareProfile &p,
+                      std::vector<std::string> &assumptions) {
+  Occupancy o;
+  int threads = static_cast<int>(w.block.threads());
+  int warps = (threads + kWarp - 1) / kWarp;
+  double maxThreads = p.deviceProperty("max_threads_per_sm").value_or(2048);
+  double regsPerSm = p.deviceProperty("registers_per_sm").value_or(65536);
+  double smemPerSm = p.deviceProperty("shared_memory_per_sm_bytes").value_or(233472);
+  const int maxBlocks = 32; // Hopper (compute capability 9.0): 32 resident blocks an SM
+  const PtxasReport *ptx = k.privateMemory && k.privateMemory->ptxas.ran ? &k.privateMemory->ptxas : nullptr;
+  if (ptx && ptx->registers > 0) {
+    o.registersPerThread = ptx->registers;
+    o.registersSource = "ptxas";
+  } else {
+    o.registersPerThread = 32;
+    o.registersSource = "assumed";
+    assumptions.push_back("32 registers a thread assumed (no ptxas report; --ptxas-confirm reads it)");
+  }
+  o.sharedBytesPerBlock = ptx && ptx->sharedBytes > 0 ? ptx->sharedBytes : w.staticSharedBytes;
+  bool dynamicShared = false;
+  for (const LaunchSite &l : k.launchSites)
+    dynamicShared = dynamicShared || !l.sharedBytesText.empty();
+  if (dynamicShared)
+    assumptions.push_back("dynamic shared memory of the launch not counted in the occupancy");
+  // Registers are allocated per warp in units of 256.
+  int regsPerWarp = ((o.registersPerThread * kWarp + 255) / 256) * 256;
+  int byThreads = static_cast<int>(maxThreads) / std::max(1, warps * kWarp);
+  int byRegs = regsPerWarp > 0 ? static_cast<int>(regsPerSm / (double(regsPerWarp) * warps)) : maxBlocks;
+  int bySmem = o.sharedBytesPerBlock > 0
+                   ? static_cast<int>(smemPerSm / double(o.sharedBytesPerBlock + 1024)) // 1 KiB a block reserved
+                   : maxBlocks;
+  o.blocksPerSm = maxBlocks;
+  o.limitedBy = "blocks";
+  for (auto [n, why] : {std::pair{byThreads, "threads"}, {byRegs, "registers"}, {bySmem, "shared memory"}})
+    if (n < o.blocksPerSm) {
+      o.blocksPerSm = n;
+      o.limitedBy = why;
+    }
+  o.blocksPerSm = std::max(o.blocksPerSm, 1);
+  o.warpsPerSm = o.blocksPerSm * warps;
+  return o;
+}
+
+// Bytes one thread has in flight: the global loads of one straight-line
+// region issue before the first of them returns; the widest region counts.
+double loadBytesPerThread(const KernelInfo &k, const KernelWork &w) {
+  std::map<int, double> byRegion;
+  for (const AccessWork &a : w.accesses) {
+    const MemoryAccess &f = k.accesses[a.access];
+    if (f.space == AddressSpace::Global && f.isRead && a.warpExecutions > 0)
+      byRegion[a.region] += double(a.widthBytes);
+  }
+  double best = 0;
+  for (auto &[r, b] : byRegion)
+    best = std::max(best, b);
+  return best;
+}
+
+} // namespace
+
+KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const HardwareProfile &p,
+                              const CostOptions &opts) {
+  KernelCost cost;
+  if (!w.computed) {
+    cost.notComputed = w.notComputed.empty() ? "no work counted" : w.notComputed;
+    return cost;
+  }
+  double clockMHz = p.smClockMHz().value_or(0);
+  int sms = p.smCount();
+  if (clockMHz <= 0 || sms <= 0) {
+    cost.notComputed = "the profile has no SM clock";
+    return cost;
+  }
+  cost.assumptions = w.assumptions;
+  cost.occupancy = occupancyOf(k, w, p, cost.assumptions);
+  Occupancy &occ = cost.occupancy;
+  if (w.gridBlocks) {
+    cost.gridBlocks = *w.gridBlocks;
+  } else {
+    cost.gridBlocks = std::max<int64_t>(1, std::llround(double(sms) * occ.blocksPerSm * 8 * opts.gridScale));
+    cost.assumptions.push_back("grid not known: 8 full waves assumed (" + std::to_string(cost.gridBlocks) +
+                               " blocks); the predicted ratios barely depend on it");
+  }
+  int activeSms = static_cast<int>(std::min<int64_t>(sms, cost.gridBlocks));
+  cost.blocksPerSmWork = std::ceil(double(cost.gridBlocks) / sms);
+  if (cost.gridBlocks < int64_t(sms) * occ.blocksPerSm) {
+    int resident = static_cast<int>(std::max(1.0, cost.blocksPerSmWork));
+    if (resident < occ.blocksPerSm) {
+      occ.blocksPerSm = resident;
+      occ.warpsPerSm = resident * static_cast<int>((w.block.threads() + kWarp - 1) / kWarp);
+      occ.limitedBy = "grid";
+    }
+  }
+  double warps = occ.warpsPerSm;
+  double blocks = cost.blocksPerSmWork; // per SM over the kernel
+  auto cyclesToUs = [&](double cycles) { return cycles / clockMHz; };
+
+  // --- issue ---
+  Curve ipc = warpsCurve(p, "alu_throughput_vs_warps", "fma_warp_instructions_per_clk_per_sm");
+  if (!ipc.empty()) {
+    double inst = w.warpInstructions * blocks;
+    double cycles = inst / ipc.at(warps);
+    std::string basis = fmt(inst) + " warp instructions an SM at " + fmt(ipc.at(warps)) + " a clock (" +
+                        std::to_string(occ.warpsPerSm) + " warps)";
+    Curve sfu = warpsCurve(p, "inst_throughput_vs_warps", "warp_instructions_per_clk_per_sm", {{"class", "mufu"}});
+    if (!sfu.empty() && w.sfuWarpInstructions > 0)
+      cycles = std::max(cycles, w.sfuWarpInstructions * blocks / sfu.at(warps));
+    Curve dfma = warpsCurve(p, "inst_throughput_vs_warps", "warp_instructions_per_clk_per_sm", {{"class", "fp64"}});
+    if (!dfma.empty() && w.fp64WarpInstructions > 0)
+      cycles = std::max(cycles, w.fp64WarpInstructions * blocks / dfma.at(warps));
+    cost.components.push_back({"issue", cyclesToUs(cycles), basis});
+  } else {
+    cost.assumptions.push_back("the profile has no issue-rate curve (alu_throughput_vs_warps): issue time left out");
+  }
+
+  // --- shared and the L1 data pipe ---
+  double sharedWavefronts = 0, l1Lines = 0, loadSectors = 0, storeSectors = 0, constantAddresses = 0;
+  double localSectors = 0, localFootprintPerThread = 0;
+  std::map<std::string, double> loadFootprint, storeFootprint; // per base: the widest access's distinct sectors
+  for (const AccessWork &a : w.accesses) {
+    const MemoryAccess &f = k.accesses[a.access];
+    AddressSpace space = opts.constantAsGlobal.count(a.access) ? AddressSpace::Global : f.space;
+    switch (space) {
+    case AddressSpace::Shared:
+      sharedWavefronts += a.wavefronts;
+      break;
+    case AddressSpace::Constant:
+      constantAddresses += a.constantAddresses;
+      break;
+    case AddressSpace::Local:
+      if (opts.localArrays.count(f.base)) {
+        l1Lines += a.lines;
+        localSectors += a.sectors;
+        localFootprintPerThread += double(a.widthBytes);
+      }
+      break;
+    case AddressSpace::Global:
+      l1Lines += a.lines;
+      if (f.isRead) {
+        loadSectors += a.sectors;
+        loadFootprint[f.base] = std::max(loadFootprint[f.base], a.distinctSectors);
+      }
+      if (f.isWrite) {
+        storeSectors += a.sectors;
+        storeFootprint[f.base] = std::max(storeFootprint[f.base], a.distinctSectors);
+      }
+      break;
+    default:
+      break;
+    }
+  }
+  sharedWavefronts += opts.extraSharedWavefronts;
+  Curve shared = warpsCurve(p, "shared_throughput_vs_warps", "throughput_bytes_per_clk_per_sm");
+  if (!shared.empty()) {
+    double perClk = shared.at(warps) / 128.0; // wavefronts (128 bytes) a clock
+    cost.components.push_back({"shared", cyclesToUs(sharedWavefronts * blocks / perClk),
+                               fmt(sharedWavefronts * blocks) + " shared wavefronts an SM at " + fmt(perClk) +
+                                   " a clock"});
+    cost.components.push_back({"l1", cyclesToUs(l1Lines * blocks / perClk),
+                               fmt(l1Lines * blocks) + " L1 wavefronts (128-byte lines of global and local "
+                               "requests) an SM at " + fmt(perClk) + " a clock"});
+  } else {
+    cost.assumptions.push_back("the profile has no shared-memory throughput curve: shared and L1 time left out");
+  }
+
+  // --- L2: what misses the L1 ---
+  double loadDistinct = 0, storeDistinct = 0;
+  for (auto &[b, s] : loadFootprint)
+    loadDistinct += s;
+  for (auto &[b, s] : storeFootprint)
+    storeDistinct += s;
+  double l1Bytes = p.l1CapacityKiB().value_or(0) * 1024;
+  double l1Free = std::max(0.0, l1Bytes - double(occ.sharedBytesPerBlock) * occ.blocksPerSm);
+  double footprintPerSm = loadDistinct * 32 * occ.blocksPerSm;
+  double missFraction = footprintPerSm <= 0 ? 0 : std::clamp((footprintPerSm - l1Free) / footprintPerSm, 0.0, 1.0);
+  double l2LoadSectors = std::min(loadSectors, loadDistinct + (loadSectors - loadDistinct) * missFraction);
+  double localPerSm = localFootprintPerThread * warps * kWarp;
+  double l2LocalSectors = localPerSm > l1Free ? localSectors : 0;
+  double l2Sectors = l2LoadSectors + storeSectors + l2LocalSectors;
+  if (auto l2 = p.find("l2_bandwidth_vs_config", "read_bandwidth_gbps")) {
+    double bytes = l2Sectors * 32 * cost.gridBlocks;
+    cost.components.push_back({"l2", bytes / (l2->median * 1e3) /* GB/s -> bytes/us */,
+                               fmt(bytes) + " bytes through L2 at " + fmt(l2->median) + " GB/s"});
+  } else {
+    cost.assumptions.push_back("the profile has no L2 bandwidth: L2 time left out");
+  }
+
+  // --- DRAM ---
+  Curve dram = dramCurve(p);
+  if (!dram.empty()) {
+    double bytes = (loadDistinct + storeDistinct) * 32 * cost.gridBlocks;
+    double perThread = loadBytesPerThread(k, w) * opts.loadBytesInFlightScale;
+    double inflight = std::max(perThread, 1.0) * warps * kWarp;
+    double gbps = dram.at(inflight) * activeSms / sms;
+    cost.components.push_back({"dram", bytes / (gbps * 1e3),
+                               fmt(bytes) + " distinct bytes at " + fmt(gbps) + " GB/s (" + fmt(inflight) +
+                                   " bytes in flight an SM)"});
+  } else {
+    cost.assumptions.push_back("the profile has no DRAM bandwidth curve: DRAM time left out");
+  }
+  if (!loadFootprint.empty() || !storeFootprint.empty())
+    cost.assumptions.push_back("DRAM traffic: each block's distinct sectors; blocks are assumed to share none");
+
+  // --- constant cache ---
+  if (constantAddresses > 0) {
+    if (auto c = p.find("constant_throughput_vs_addresses", "requests_per_clk_per_sm", {{"distinct_addresses", 1}}))
+      cost.components.push_back({"constant", cyclesToUs(constantAddresses * blocks / c->median),
+                                 fmt(constantAddresses * blocks) + " constant-cache addresses an SM at " +
+                                     fmt(c->median) + " a clock"});
+    else
+      cost.assumptions.push_back("the profile has no constant-cache throughput: constant time left out");
+  }
+
+  // --- the bottleneck ---
+  double issue = cost.component("issue"), lsu = cost.component("shared") + cost.component("l1");
+  double memory = std::max(cost.component("l2"), cost.component("dram"));
+  double constant = cost.component("constant");
+  cost.serialized = occ.blocksPerSm == 1 && w.barriers > 0;
+  if (cost.serialized) {
+    cost.timeUs = issue + lsu + memory + constant;
+    cost.assumptions.push_back("one block an SM with barriers: loads, shared-memory work and instructions "
+                               "of one stage wait for each other, so the components are added (seed 003 §3)");
+  } else {
+    cost.timeUs = std::max({issue, lsu, memory, constant});
+  }
+  // The largest of the overlapping groups, named by its larger part.
+  auto larger = [&](const char *a, const char *b) { return cost.component(a) >= cost.component(b) ? a : b; };
+  std::vector<std::pair<double, std::string>> groups{{issue, "issue"},
+                                                     {lsu, larger("shared", "l1")},
+                                                     {memory, larger("dram", "l2")},
+                                                     {constant, "constant"}};
+  auto top = std::max_element(groups.begin(), groups.end(), [](auto &a, auto &b) { return a.first < b.first; });
+  cost.bottleneck = top->first > 0 ? top->second : "";
+  cost.computed = cost.timeUs > 0;
+  if (!cost.computed)
+    cost.notComputed = "no component has a measured rate";
+  return cost;
+}
+
+} // namespace warplint

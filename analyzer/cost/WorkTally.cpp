@@ -1,0 +1,286 @@
+#include "analyzer/cost/WorkTally.h"
+#include "analyzer/warp/WarpSimulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <unordered_set>
+
+namespace warplint {
+
+std::optional<double> loopTripCount(const LoopRecurrence &rec, const Binding &base, int64_t maxStepped,
+                                    bool &capped) {
+  capped = false;
+  if (!rec.cond)
+    return std::nullopt;
+  Binding b = base;
+  auto holds = [&](int64_t k) -> std::optional<bool> {
+    b.loopIter[rec.loopId] = k;
+    auto c = evaluate(*rec.cond, b);
+    if (!c)
+      return std::nullopt;
+    return *c != 0;
+  };
+  for (int64_t k = 0; k < maxStepped; ++k) {
+    auto h = holds(k);
+    if (!h)
+      return std::nullopt;
+    if (!*h)
+      return static_cast<double>(k);
+  }
+  // An arithmetic counter past the stepped iterations: the first iteration
+  // whose condition fails, by bisection (the condition of a counted loop
+  // changes once).
+  if (rec.stepOp != ExprOp::Add && rec.stepOp != ExprOp::Sub) {
+    capped = true;
+    return static_cast<double>(maxStepped);
+  }
+  int64_t lo = maxStepped - 1, hi = maxStepped;
+  while (true) {
+    auto h = holds(hi);
+    if (!h)
+      return std::nullopt;
+    if (!*h)
+      break;
+    lo = hi;
+    if (hi > (int64_t(1) << 40)) {
+      capped = true;
+      return static_cast<double>(hi);
+    }
+    hi *= 2;
+  }
+  while (hi - lo > 1) {
+    int64_t mid = lo + (hi - lo) / 2;
+    auto h = holds(mid);
+    if (!h)
+      return std::nullopt;
+    (*h ? lo : hi) = mid;
+  }
+  return static_cast<double>(hi);
+}
+
+namespace {
+
+std::string loopName(const LoopInfo &l) {
+  std::string s = "the loop at line " + std::to_string(l.loc.line);
+  if (!l.inductionVar.empty())
+    s += " (" + l.inductionVar + ")";
+  return s;
+}
+
+// Every loop's trip count at the stated values, thread 0 of block 0, the
+// other loops at their first iteration.
+std::vector<std::optional<double>> loopTrips(const ModeledKernel &k, const Binding &base, const TallyOptions &opts,
+                                             std::vector<std::string> &assumptions) {
+  std::vector<std::optional<double>> trips(k.info.loops.size());
+  Binding b = base;
+  for (auto &rec : k.loopRecurrences)
+    if (rec)
+      b.loopIter[rec->loopId] = 0;
+  for (size_t i = 0; i < k.info.loops.size(); ++i) {
+    const LoopInfo &li = k.info.loops[i];
+    if (li.tripCount) {
+      trips[i] = static_cast<double>(*li.tripCount);
+      continue;
+    }
+    const auto &rec = i < k.loopRecurrences.size() ? k.loopRecurrences[i] : nullptr;
+    bool capped = false;
+    if (rec)
+      trips[i] = loopTripCount(*rec, b, opts.maxSteppedIterations, capped);
+    if (!trips[i])
+      assumptions.push_back(loopName(li) + " runs a number of times the analyzer cannot count (" +
+                            (li.bound.empty() ? std::string("no condition") : "'" + li.bound + "'") +
+                            "); taken as one iteration");
+    else if (capped)
+      assumptions.push_back(loopName(li) + " counted as " + std::to_string(int64_t(*trips[i])) +
+                            " iterations (its count was cut there)");
+  }
+  return trips;
+}
+
+double tripsOf(const std::vector<std::optional<double>> &trips, int loop) {
+  return loop >= 0 && static_cast<size_t>(loop) < trips.size() && trips[loop] ? *trips[loop] : 1.0;
+}
+
+// An access the evaluator cannot place: executions from the loops alone, its
+// traffic as if the warp's lanes were contiguous (stated).
+void countUnplaced(const ModeledAccess &a, const BlockShape &block, AccessWork &w, const std::string &why) {
+  double warps = std::ceil(block.threads() / double(kWarpSize));
+  w.warpExecutions = warps * w.multiplier;
+  w.laneExecutions = double(block.threads()) * w.multiplier;
+  int64_t width = std::max<int64_t>(1, a.fact.widthBytes);
+  if (a.fact.space == AddressSpace::Shared) {
+    double wf = std::max<double>(1, std::ceil(width * kWarpSize / 128.0));
+    w.wavefronts = w.idealWavefronts = wf * w.warpExecutions;
+  } else if (a.fact.space == AddressSpace::Constant) {
+    w.constantAddresses = w.warpExecutions;
+  } else {
+    double sectors = std::max<double>(1, std::ceil(width * kWarpSize / double(kSectorBytes)));
+    w.sectors = w.idealSectors = sectors * w.warpExecutions;
+    w.lines = std::ceil(sectors / 4) * w.warpExecutions;
+    w.distinctSectors = w.sectors;
+  }
+  w.notCounted = why;
+}
+
+struct WarpStep {
+  int64_t step = 0;
+  int warp = 0;
+  bool operator<(const WarpStep &o) const { return step != o.step ? step < o.step : warp < o.warp; }
+};
+
+// Enumerates the access over the block and sums what each warp request costs.
+bool countEnumerated(const ModeledAccess &a, const BlockShape &block, const EvaluationOptions &eo,
+                     const std::vector<std::optional<double>> &trips, const ModeledKernel &k,
+                     const TallyOptions &opts, AccessWork &w) {
+  std::map<WarpStep, LaneAddresses> requests;
+  std::unordered_set<int64_t> sectorsTouched;
+  BlockEnumeration en = enumerateBlock(a.guarded, block, eo, opts.maxLaneEvaluations, [&](const BlockLane &l) {
+    LaneAddresses &lanes = requests[{l.step, l.thread / kWarpSize}];
+    lanes.widthBytes = a.guarded.widthBytes;
+    lanes.active[l.thread % kWarpSize] = true;
+    lanes.address[l.thread % kWarpSize] = l.address;
+    int64_t first = l.address >= 0 ? l.address / kSectorBytes : (l.address - kSectorBytes + 1) / kSectorBytes;
+    int64_t last = (l.address + a.guarded.widthBytes - 1) / kSectorBytes;
+    for (int64_t s = first; s <= last; ++s)
+      sectorsTouched.insert(s);
+  });
+  if (!en.evaluated || en.steps <= 0)
+    return false;
+  // The loops the enumeration walked, and how many iterations of theirs it
+  // left out: those are extrapolated from the enumerated ones.
+  std::vector<std::shared_ptr<const LoopRecurrence>> walked;
+  a.guarded.byteOffset->collectLoops(walked);
+  for (auto &g : a.guarded.guards)
+    g->collectLoops(walked);
+  std::set<int> walkedIds;
+  for (auto &l : walked)
+    walkedIds.insert(l->loopId);
+  double fullSteps = 1;
+  for (int id : walkedIds) {
+    auto at = std::find_if(k.loopRecurrences.begin(), k.loopRecurrences.end(),
+                           [&](auto &r) { return r && r->loopId == id; });
+    if (at != k.loopRecurrences.end())
+      fullSteps *= tripsOf(trips, static_cast<int>(at - k.loopRecurrences.begin()));
+  }
+  double extrapolate = std::max(1.0, fullSteps / double(en.steps));
+  if (extrapolate > 1.0 + 1e-9)
+    w.multiplierNotes.push_back("the enumerated iterations (" + std::to_string(en.steps) +
+                                ") extrapolated to " + std::to_string(int64_t(fullSteps)));
+  // Enclosing loops the address does not walk multiply the executions.
+  for (int loop : a.enclosingLoops) {
+    const auto &rec = static_cast<size_t>(loop) < k.loopRecurrences.size() ? k.loopRecurrences[loop] : nullptr;
+    if (rec && walkedIds.count(rec->loopId))
+      continue;
+    w.multiplier *= tripsOf(trips, loop);
+  }
+  w.multiplier *= extrapolate;
+  for (auto &[key, lanes] : requests) {
+    w.warpExecutions += 1;
+    w.laneExecutions += lanes.activeCount();
+    if (a.fact.space == AddressSpace::Shared) {
+      BankConflictDegree c = sharedBankConflicts(lanes);
+      w.wavefronts += c.wavefronts;
+      w.idealWavefronts += c.idealWavefronts;
+    } else if (a.fact.space == AddressSpace::Constant) {
+      std::set<int64_t> distinct;
+      for (int l = 0; l < kWarpSize; ++l)
+        if (lanes.active[l])
+          distinct.insert(lanes.address[l]);
+      w.constantAddresses += double(distinct.size());
+    } else {
+      SectorsPerRequest s = globalSectors(lanes);
+      w.sectors += s.sectors;
+      w.idealSectors += s.idealSectors;
+      std::set<int64_t> lines;
+      for (int l = 0; l < kWarpSize; ++l)
+        if (lanes.active[l])
+          for (int64_t b = lanes.address[l]; b < lanes.address[l] + lanes.widthBytes; b += 128)
+            lines.insert(b >= 0 ? b / 128 : (b - 127) / 128);
+      w.lines += double(lines.size());
+    }
+  }
+  w.distinctSectors = double(sectorsTouched.size()) * extrapolate;
+  for (double *v : {&w.warpExecutions, &w.laneExecutions, &w.wavefronts, &w.idealWavefronts, &w.sectors,
+                    &w.idealSectors, &w.lines, &w.constantAddresses})
+    *v *= w.multiplier;
+  return true;
+}
+
+} // namespace
+
+KernelWork tallyKernelWork(const ModeledKernel &k, const EvaluationOptions &eo, const TallyOptions &opts) {
+  KernelWork work;
+  if (k.info.blockShapes.empty()) {
+    work.notComputed = "no block shape";
+    return work;
+  }
+  const BlockShape block = k.info.blockShapes.front();
+  work.block = block;
+  if (eo.grid) {
+    work.gridBlocks = eo.grid->threads();
+    work.gridSource = "the launch's grid " + eo.grid->str();
+  }
+  Binding base = blockBinding(block, eo);
+  work.loopTrips = loopTrips(k, base, opts, work.assumptions);
+  work.barriers = k.barriers;
+  for (const ArrayInfo &arr : k.info.arrays)
+    if (arr.space == AddressSpace::Shared && !arr.isExtern) {
+      int64_t n = arr.elementSize;
+      for (int64_t d : arr.dims)
+        n *= d;
+      work.staticSharedBytes += n;
+    }
+
+  double warps = std::ceil(block.threads() / double(kWarpSize));
+  for (size_t i = 0; i < k.accesses.size(); ++i) {
+    const ModeledAccess &a = k.accesses[i];
+    AccessWork w;
+    w.access = i;
+    w.widthBytes = a.fact.widthBytes;
+    w.loops = a.enclosingLoops;
+    w.region = a.region;
+    const MemoryAccess &f = a.fact;
+    if (f.space == AddressSpace::Generic) {
+      w.notCounted = "unknown address space";
+    } else if (f.space == AddressSpace::Local) {
+      // A private array element: each thread's own copy, interleaved by the
+      // compiler so that a warp's access of one element is contiguous.
+      for (int loop : a.enclosingLoops)
+        w.multiplier *= tripsOf(work.loopTrips, loop);
+      countUnplaced(a, block, w, "");
+      w.counted = true;
+    } else {
+      bool placed = f.indexKnown && countEnumerated(a, block, eo, work.loopTrips, k, opts, w);
+      if (placed) {
+        w.counted = true;
+      } else {
+        w.multiplier = 1;
+        for (int loop : a.enclosingLoops)
+          w.multiplier *= tripsOf(work.loopTrips, loop);
+        countUnplaced(a, block, w,
+                      f.indexKnown ? "no lane of the block could be enumerated; counted as every warp, contiguous"
+                                   : "the address is not known (" +
+                                         (f.unevaluatedClass.empty() ? std::string("unknown index")
+                                                                     : f.unevaluatedClass) +
+                                         "); counted as every warp, contiguous");
+      }
+    }
+    // A load or store and its address arithmetic.
+    work.warpInstructions += 2 * w.warpExecutions;
+    work.accesses.push_back(std::move(w));
+  }
+  for (const OperationCount &c : k.operations) {
+    double times = warps;
+    for (int loop : c.loops)
+      times *= tripsOf(work.loopTrips, loop);
+    work.warpInstructions += c.operations * times;
+    work.sfuWarpInstructions += c.sfuOperations * times;
+    work.fp64WarpInstructions += c.fp64Operations * times;
+  }
+  work.computed = true;
+  return work;
+}
+
+} // namespace warplint

@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Predicted against measured kernel speedups of fixes (issue 18), replayed
+without a GPU: warplint's cost model is run on each pair's "before" source and
+its prediction for the change the pair applies is compared with the kernel-time
+ratio ncu recorded on the H100 (tests/gpu/gains/h100/).
+
+Pairs: tests/gpu/gains/examples.json (every before/after pair in examples/,
+analyzed live) and tests/gpu/gains/real.json (fixes of public programs: analyzed
+live when their staged sources are present in .realprogs/, else from the
+predictions recorded beside them by --record-real).
+
+A pair agrees when the prediction is within 15% of the measured speedup; a
+verdict is swapped when the measured gain is clearly above 1.3x or below 1.06x
+and the prediction lies on the other side of 1.10x. The model's bottleneck is
+compared with ncu's dominant throughput (issue, shared, l1, l2, dram) per kernel.
+
+Exit status 1 when a verdict is swapped (a fix worth doing called not worth it,
+or the reverse), when the within-15% share falls below --min-within (default
+the floor recorded in README.md), or when bottlenecks agree on fewer kernels
+than --min-bottleneck.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "driver", "verify"))
+import ncu_kernels  # noqa: E402
+
+NCU_COMPONENTS = [
+    ("issue", "sm__inst_issued.avg.pct_of_peak_sustained_elapsed"),
+    ("shared", "l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_elapsed"),
+    ("l1", "l1tex__throughput.avg.pct_of_peak_sustained_elapsed"),
+    ("l2", "lts__throughput.avg.pct_of_peak_sustained_elapsed"),
+    ("dram", "dram__throughput.avg.pct_of_peak_sustained_elapsed"),
+]
+
+
+def analyze(warplint, source, extra, cache):
+    key = (source, tuple(extra))
+    if key not in cache:
+        cmd = [warplint, "check", source, "--format", "json", "--quiet"] + extra
+        out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        if out.returncode not in (0, 1):
+            raise SystemExit("warplint failed on %s: %s" % (source, out.stderr[-2000:]))
+        cache[key] = json.loads(out.stdout)
+    return cache[key]
+
+
+def cost_of(report, kernel):
+    for unit in report.get("units", []):
+        for c in unit.get("costs", []):
+            name = c.get("kernel", "")
+            if name == kernel or name.split("<")[0] == kernel:
+                return c
+    return None
+
+
+def prediction(cost, applied):
+    """The model's speedup for the change a pair applies: the one rule's
+    findings together, or every finding's change for several rules."""
+    if not cost or "time_us" not in cost:
+        return None, (cost or {}).get("not_computed", "no cost block")
+    rules = cost.get("rule_speedups", {})
+    if len(applied) == 1:
+        if applied[0] in rules:
+            return rules[applied[0]], ""
+        return None, "no %s finding priced in the kernel" % applied[0]
+    if applied and all(r in rules for r in applied):
+        return cost.get("all_findings_speedup"), ""
+    return None, "not every applied rule has a priced finding"
+
+
+def ncu_dominant(csv, kernel):
+    if not csv or not os.path.exists(os.path.join(ROOT, csv)):
+        return None
+    ks = ncu_kernels.read_kernels(os.path.join(ROOT, csv))
+    stats = ks.get(kernel)
+    if not stats:
+        return None
+    vals = {}
+    for comp, metric in NCU_COMPONENTS:
+        v = stats.weighted_mean(metric)
+        if v is not None:
+            vals[comp] = v
+    if not vals:
+        return None
+    top = max(vals, key=vals.get)
+    # l1tex__throughput counts shared wavefronts too: shared dominates it when
+    # they are most of it.
+    if top == "l1" and vals.get("shared", 0) >= 0.9 * vals["l1"]:
+        top = "shared"
+    return top
+
+
+def verdicts(pred, meas):
+    within = abs(pred / meas - 1) <= 0.15
+    swapped = (meas > 1.3 and pred < 1.10) or (meas < 1.06 and pred > 1.10)
+    return within, swapped
+
+
+def load(path):
+    p = os.path.join(HERE, path)
+    return json.load(open(p)) if os.path.exists(p) else []
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("warplint")
+    ap.add_argument("--json", help="write the rows here")
+    ap.add_argument("--record-real", action="store_true",
+                    help="analyze the staged real programs and record their predictions in real_predictions.json")
+    ap.add_argument("--min-within", type=float, default=None,
+                    help="least share of pairs within 15%% (default: the recorded floor)")
+    ap.add_argument("--min-bottleneck", type=float, default=None)
+    args = ap.parse_args()
+    floors = json.load(open(os.path.join(HERE, "floors.json"))) if os.path.exists(os.path.join(HERE, "floors.json")) else {}
+    min_within = args.min_within if args.min_within is not None else floors.get("within_15", 0.0)
+    min_bottleneck = args.min_bottleneck if args.min_bottleneck is not None else floors.get("bottleneck", 0.0)
+
+    cache, rows, bottlenecks = {}, [], []
+    recorded = {r["pair"]: r for r in load("real_predictions.json")}
+    new_recorded = []
+    for group, pairs in (("examples", load("examples.json")), ("real", load("real.json"))):
+        for p in pairs:
+            before_kernel, after_kernel = p["kernels"][0], p["kernels"][-1]
+            applied = [a["rule"] if isinstance(a, dict) else a for a in p.get("applied", [])]
+            applied = sorted(set(applied))
+            meas = p.get("measured_speedup")
+            if isinstance(meas, dict):
+                meas = meas.get(before_kernel)
+            source = p.get("source")
+            live = group == "examples" or (p.get("staged_source") and os.path.exists(os.path.join(ROOT, p["staged_source"])))
+            pred, why, model_bottleneck = None, "", None
+            if live:
+                src = source if group == "examples" else p["staged_source"]
+                extra = p.get("warplint_flags", [])
+                report = analyze(args.warplint, src, extra, cache)
+                cost = cost_of(report, before_kernel)
+                pred, why = prediction(cost, applied)
+                model_bottleneck = cost.get("bottleneck") if cost else None
+                if group == "real" and args.record_real:
+                    new_recorded.append({"pair": p["pair"], "predicted": pred, "why": why,
+                                         "bottleneck": model_bottleneck, "cost": cost})
+            elif p["pair"] in recorded:
+                r = recorded[p["pair"]]
+                pred, why, model_bottleneck = r.get("predicted"), r.get("why", ""), r.get("bottleneck")
+                why = why or "recorded prediction"
+            else:
+                why = "sources not staged and no recorded prediction"
+            row = {"group": group, "pair": p["pair"], "kernel": before_kernel, "applied": applied,
+                   "measured": meas, "predicted": pred, "why": why, "live": bool(live)}
+            if pred and meas:
+                row["within_15"], row["swapped"] = verdicts(pred, meas)
+            ncu_top = ncu_dominant(p.get("before_csv"), before_kernel)
+            if model_bottleneck and ncu_top:
+                row["model_bottleneck"], row["ncu_dominant"] = model_bottleneck, ncu_top
+                bottlenecks.append(model_bottleneck == ncu_top)
+            rows.append(row)
+
+    if args.record_real:
+        with open(os.path.join(HERE, "real_predictions.json"), "w") as fh:
+            json.dump(new_recorded, fh, indent=1)
+            fh.write("\n")
+
+    print("%-8s %-24s %-28s %9s %9s %7s %s" % ("group", "pair", "kernel", "measured", "predicted", "within", "bottleneck model/ncu"))
+    for r in rows:
+        m = "%.2fx" % r["measured"] if r["measured"] else "-"
+        pr = "%.2fx" % r["predicted"] if r["predicted"] else "-"
+        w = ("yes" if r.get("within_15") else "no") + (" SWAP" if r.get("swapped") else "") if "within_15" in r else "-"
+        b = "%s/%s" % (r.get("model_bottleneck"), r.get("ncu_dominant")) if "ncu_dominant" in r else "-"
+        print("%-8s %-24s %-28s %9s %9s %7s %s%s" % (r["group"], r["pair"], r["kernel"][:28], m, pr, w, b,
+                                                   "" if r["predicted"] else "  (" + r["why"] + ")"))
+    priced = [r for r in rows if "within_15" in r]
+    within = sum(r["within_15"] for r in priced)
+    swapped = [r["pair"] for r in priced if r["swapped"]]
+    share = within / len(priced) if priced else 0.0
+    agree = sum(bottlenecks) / len(bottlenecks) if bottlenecks else 0.0
+    print("\npairs priced: %d of %d; within 15%%: %d (%.0f%%); swapped verdicts: %d %s" %
+          (len(priced), len(rows), within, 100 * share, len(swapped), swapped))
+    print("bottleneck agrees with ncu's dominant throughput: %d of %d kernels (%.0f%%)" %
+          (sum(bottlenecks), len(bottlenecks), 100 * agree))
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(rows, fh, indent=1)
+    fail = []
+    if swapped:
+        fail.append("swapped verdicts: %s" % swapped)
+    if share + 1e-9 < min_within:
+        fail.append("within-15%% share %.2f below the floor %.2f" % (share, min_within))
+    if agree + 1e-9 < min_bottleneck:
+        fail.append("bottleneck agreement %.2f below the floor %.2f" % (agree, min_bottleneck))
+    for f in fail:
+        print("FAIL: " + f)
+    return 1 if fail else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
