@@ -41,6 +41,55 @@ void printTable(std::ostringstream &os, const std::vector<std::vector<std::strin
   }
 }
 
+// For a probe measured against warps per SM (seed 003 Fig. 2), the medians
+// once more as one row per series and one column per warp count, so a curve
+// reads across a line. Printed only when the probe has two or more warp
+// counts in one series.
+void printWarpsPivot(std::ostringstream &os, const ordered_json &values) {
+  std::vector<double> warps;
+  std::vector<std::pair<std::string, std::string>> series; // name, other params
+  std::vector<std::vector<std::pair<double, double>>> cells; // per series: (warps, median)
+  for (const ordered_json &v : values) {
+    const ordered_json &params = v.at("params");
+    if (!params.contains("warps_per_sm") || !params["warps_per_sm"].is_number())
+      continue;
+    double w = params["warps_per_sm"].get<double>();
+    ordered_json rest = params;
+    rest.erase("warps_per_sm");
+    std::pair<std::string, std::string> key{v.at("name").get<std::string>(), paramsText(rest)};
+    auto it = std::find(series.begin(), series.end(), key);
+    if (it == series.end()) {
+      series.push_back(key);
+      cells.emplace_back();
+      it = series.end() - 1;
+    }
+    cells[size_t(it - series.begin())].push_back({w, v.at("median").get<double>()});
+    if (std::find(warps.begin(), warps.end(), w) == warps.end())
+      warps.push_back(w);
+  }
+  if (warps.size() < 2)
+    return;
+  std::sort(warps.begin(), warps.end());
+  std::vector<std::vector<std::string>> rows = {{"by warps per SM", "params"}};
+  for (double w : warps)
+    rows.front().push_back(number(w));
+  for (size_t i = 0; i < series.size(); ++i) {
+    if (cells[i].size() < 2)
+      continue;
+    std::vector<std::string> row = {series[i].first, series[i].second};
+    for (double w : warps) {
+      std::string cell = "-";
+      for (const auto &[cw, med] : cells[i])
+        if (cw == w)
+          cell = number(med);
+      row.push_back(cell);
+    }
+    rows.push_back(row);
+  }
+  if (rows.size() > 1)
+    printTable(os, rows);
+}
+
 } // namespace
 
 std::string renderProfileReport(const std::string &profileJson,
@@ -85,6 +134,7 @@ std::string renderProfileReport(const std::string &profileJson,
     }
     if (rows.size() > 1)
       printTable(os, rows);
+    printWarpsPivot(os, probe.at("values"));
     if (probe.contains("derived"))
       for (const auto &[k, v] : probe["derived"].items())
         os << "   derived " << k << ": " << v.dump() << "\n";

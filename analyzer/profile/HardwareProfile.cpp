@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -361,6 +363,137 @@ std::optional<bool> HardwareProfile::supportsParallel(const std::string& space) 
   if (t == parallel_.end()) return std::nullopt;
   auto it = t->second.find(space);
   return it == t->second.end() ? std::nullopt : std::optional<bool>(it->second);
+}
+
+std::optional<double> HardwareProfile::interpolate(const std::string& probe, const std::string& name,
+                                                   const std::function<bool(const Params&)>& keep,
+                                                   const std::string& axis, double x,
+                                                   bool logAxis) const {
+  std::map<double, std::vector<double>> points;
+  for (const auto& e : values_) {
+    if (e.probe != probe || e.name != name || !keep(e.params)) continue;
+    auto a = e.params.find(axis);
+    if (a == e.params.end() || !a->second.isNumber) continue;
+    points[a->second.number].push_back(e.value.median);
+  }
+  if (points.empty() || !std::isfinite(x) || x < points.begin()->first || x > points.rbegin()->first)
+    return std::nullopt;
+  auto medianOf = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  };
+  auto hi = points.lower_bound(x);
+  if (hi->first == x) return medianOf(hi->second);
+  auto lo = std::prev(hi);
+  double x0 = lo->first, x1 = hi->first, xx = x;
+  if (logAxis) {
+    if (x0 <= 0) return std::nullopt;
+    x0 = std::log2(x0), x1 = std::log2(x1), xx = std::log2(x);
+  }
+  double y0 = medianOf(lo->second), y1 = medianOf(hi->second);
+  return y0 + (y1 - y0) * (xx - x0) / (x1 - x0);
+}
+
+namespace {
+
+bool numberParam(const Params& p, const char* key, double v) {
+  auto it = p.find(key);
+  return it != p.end() && it->second.isNumber && it->second.number == v;
+}
+
+bool textParam(const Params& p, const char* key, const std::string& v) {
+  auto it = p.find(key);
+  return it != p.end() && !it->second.isNumber && it->second.text == v;
+}
+
+}  // namespace
+
+std::optional<double> HardwareProfile::instThroughputPerClk(const std::string& cls,
+                                                            double warpsPerSm) const {
+  return interpolate("inst_throughput_vs_warps", "warp_instructions_per_clk_per_sm",
+                     [&](const Params& p) { return textParam(p, "class", cls); }, "warps_per_sm",
+                     warpsPerSm);
+}
+
+std::optional<std::string> HardwareProfile::instSassOpcode(const std::string& cls) const {
+  for (const auto& e : values_)
+    if (e.probe == "inst_throughput_vs_warps" && textParam(e.params, "class", cls)) {
+      auto s = e.params.find("sass");
+      if (s != e.params.end() && !s->second.isNumber) return s->second.text;
+    }
+  return std::nullopt;
+}
+
+std::optional<double> HardwareProfile::sharedThroughputVsWarpsBytesPerClk(int degree,
+                                                                          double warpsPerSm) const {
+  // The conflict-free curve predates the degree parameter: degree 1 is the
+  // series without one.
+  return interpolate("shared_throughput_vs_warps", "throughput_bytes_per_clk_per_sm",
+                     [&](const Params& p) {
+                       return degree == 1 ? p.find("degree") == p.end() : numberParam(p, "degree", degree);
+                     },
+                     "warps_per_sm", warpsPerSm);
+}
+
+std::optional<double> HardwareProfile::sharedWavefrontsPerClk(int degree, double warpsPerSm) const {
+  return interpolate("shared_throughput_vs_warps", "wavefronts_per_clk_per_sm",
+                     [&](const Params& p) { return numberParam(p, "degree", degree); }, "warps_per_sm",
+                     warpsPerSm);
+}
+
+std::optional<double> HardwareProfile::l1BandwidthBytesPerClk(double warpsPerSm, int widthBytes) const {
+  return interpolate("l1_bandwidth", "l1_hit_bytes_per_clk_per_sm",
+                     [&](const Params& p) { return numberParam(p, "width_bytes", widthBytes); },
+                     "warps_per_sm", warpsPerSm);
+}
+
+std::optional<double> HardwareProfile::constantRequestsPerClk(int distinctAddresses) const {
+  return median("constant_throughput_vs_addresses", "warp_requests_per_clk_per_sm",
+                {{"distinct_addresses", distinctAddresses}});
+}
+
+std::optional<double> HardwareProfile::l2BandwidthGBps(double bytesInFlightPerSm) const {
+  return interpolate("l2_bandwidth_vs_config", "read_bandwidth_gbps", [](const Params&) { return true; },
+                     "bytes_in_flight_per_sm", bytesInFlightPerSm, true);
+}
+
+std::optional<double> HardwareProfile::l2WriteBandwidthGBps(double bytesInFlightPerSm) const {
+  return interpolate("l2_bandwidth_vs_config", "write_bandwidth_gbps", [](const Params&) { return true; },
+                     "bytes_in_flight_per_sm", bytesInFlightPerSm, true);
+}
+
+std::optional<double> HardwareProfile::dramReadBandwidthGBps(double bytesInFlightPerSm) const {
+  return interpolate("dram_bandwidth_vs_config", "read_bandwidth_gbps", [](const Params&) { return true; },
+                     "bytes_in_flight_per_sm", bytesInFlightPerSm, true);
+}
+
+std::optional<double> HardwareProfile::l2ReadBandwidthGBps(int blocksPerSm, int threadsPerBlock,
+                                                           int loadsInFlight) const {
+  return median("l2_bandwidth_vs_config", "read_bandwidth_gbps",
+                {{"blocks_per_sm", blocksPerSm}, {"threads_per_block", threadsPerBlock},
+                 {"loads_in_flight_per_thread", loadsInFlight}});
+}
+
+std::optional<double> HardwareProfile::dramReadBandwidthGBps(int blocksPerSm, int threadsPerBlock,
+                                                             int loadsInFlight) const {
+  return median("dram_bandwidth_vs_config", "read_bandwidth_gbps",
+                {{"blocks_per_sm", blocksPerSm}, {"threads_per_block", threadsPerBlock},
+                 {"loads_in_flight_per_thread", loadsInFlight}});
+}
+
+std::optional<double> HardwareProfile::localBandwidthGBps(double footprintKiBPerSm,
+                                                          const std::string& access) const {
+  return interpolate("local_memory_bandwidth", "local_bandwidth_gbps",
+                     [&](const Params& p) { return textParam(p, "access", access); }, "footprint_kib_per_sm",
+                     footprintKiBPerSm, true);
+}
+
+std::optional<double> HardwareProfile::localBandwidthBytesPerClk(double footprintKiBPerSm,
+                                                                 const std::string& access) const {
+  return interpolate("local_memory_bandwidth", "local_bytes_per_clk_per_sm",
+                     [&](const Params& p) { return textParam(p, "access", access); }, "footprint_kib_per_sm",
+                     footprintKiBPerSm, true);
 }
 
 std::optional<int> HardwareProfile::largestRegisterArray(const std::string& arch,

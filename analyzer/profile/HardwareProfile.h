@@ -17,6 +17,7 @@
 //   if (auto c = p.sharedLoadLatencyCycles(32)) ...  // cycles a load, 32-way conflict
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -119,6 +120,53 @@ class HardwareProfile {
   std::optional<bool> supportsBroadcast(const std::string& space) const;
   std::optional<bool> supportsParallel(const std::string& space) const;
 
+  // --- throughput for the kernel cost model (seed 003, Zhang & Owens) ---
+  // Rates against warps per SM come from probes that measured 1, 2, 4, 8, 16,
+  // 32 and 64 warps (shared conflict-free also 12, 24, 48). Between two
+  // measured warp counts the rate is interpolated linearly in warps (an
+  // interpolation, not a measurement); outside the measured range, or where
+  // the profile lacks the probe, the answer is nullopt.
+  //
+  // Warp instructions per clock per SM of one class (inst_throughput_vs_warps):
+  // "ffma", "imad", "iadd" (2-input add: ptxas mixes IMAD.IADD and IADD3),
+  // "iadd3" (3-input add), "lop3", "mufu" (rsqrt), "dfma", "f2i", "i2f".
+  std::optional<double> instThroughputPerClk(const std::string& cls, double warpsPerSm) const;
+  // The SASS opcode the class's timed loop compiled to ("MUFU.RSQ"), as recorded.
+  std::optional<std::string> instSassOpcode(const std::string& cls) const;
+  // Shared-memory 4-byte loads at bank-conflict degree 1, 2, 4, 8 or 32
+  // (exactly `degree` lanes a bank) against warps per SM: bytes per clock per
+  // SM, and wavefronts per clock per SM (= bytes x degree / 128).
+  std::optional<double> sharedThroughputVsWarpsBytesPerClk(int degree, double warpsPerSm) const;
+  std::optional<double> sharedWavefrontsPerClk(int degree, double warpsPerSm) const;
+  // L1-hit global loads (ld.global.ca, warp-coalesced), bytes per clock per
+  // SM; widthBytes 16 (float4 lanes) or 4.
+  std::optional<double> l1BandwidthBytesPerClk(double warpsPerSm = 32, int widthBytes = 16) const;
+  // Warp LDC requests per clock per SM at 64 warps when the lanes read n =
+  // 1, 2, 4, 8, 16 or 32 distinct words of one line.
+  std::optional<double> constantRequestsPerClk(int distinctAddresses) const;
+  // Global-memory bandwidth (GB/s = 1e9 B/s, whole GPU) against bytes in
+  // flight per SM = blocks/SM x threads/block x accesses in flight x 16 B
+  // (seed 003 Fig. 3). Several launch shapes share one bytes-in-flight figure:
+  // their median is taken; between measured figures (powers of two, 2 KiB to
+  // 256 KiB) the bandwidth is interpolated linearly in log2(bytes); outside
+  // them nullopt. L2: an 8 MiB L2-resident footprint through ld/st.global.cg.
+  std::optional<double> l2BandwidthGBps(double bytesInFlightPerSm) const;  // reads
+  std::optional<double> l2WriteBandwidthGBps(double bytesInFlightPerSm) const;
+  std::optional<double> dramReadBandwidthGBps(double bytesInFlightPerSm) const;
+  // One measured launch shape (no interpolation).
+  std::optional<double> l2ReadBandwidthGBps(int blocksPerSm, int threadsPerBlock, int loadsInFlight) const;
+  std::optional<double> dramReadBandwidthGBps(int blocksPerSm, int threadsPerBlock, int loadsInFlight) const;
+  // Local memory (a dynamically indexed private array, 64 warps an SM), bytes
+  // loaded + stored, against the footprint an SM (array bytes x resident
+  // threads, KiB; measured 64 to 2048 KiB: inside L1, around its capacity,
+  // around L2's, past it), interpolated linearly in log2(footprint) between
+  // measured points, nullopt outside them. access "load_store" (4 loads + 4
+  // stores a step, like spill stores and reloads) or "load" (4 loads a step).
+  std::optional<double> localBandwidthGBps(double footprintKiBPerSm,
+                                           const std::string& access = "load_store") const;
+  std::optional<double> localBandwidthBytesPerClk(double footprintKiBPerSm,
+                                                  const std::string& access = "load_store") const;
+
   // --- compile-time probe: largest register-resident private array ---
   // arch "sm_90", pattern "vector_add" | "matrix_multiply" | "sort".
   std::optional<int> largestRegisterArray(const std::string& arch, const std::string& pattern) const;
@@ -136,6 +184,13 @@ class HardwareProfile {
   };
   std::optional<double> median(const std::string& probe, const std::string& name,
                                const Params& params) const;
+  // The medians of probe/name values that `keep` accepts, by their numeric
+  // parameter `axis` (the median of several values at one point), linearly
+  // interpolated at x (in log2 of the axis when logAxis); nullopt outside the
+  // measured points.
+  std::optional<double> interpolate(const std::string& probe, const std::string& name,
+                                    const std::function<bool(const Params&)>& keep,
+                                    const std::string& axis, double x, bool logAxis = false) const;
 
   std::string profileId_, deviceName_, computeCapability_;
   int smCount_ = 0;

@@ -1,9 +1,10 @@
 #!/bin/sh
 # One-command GPU run (through the device tool or on any CUDA machine):
 #   probes/scripts/device_run.sh NAME OUTDIR
-# builds warplint-probe standalone, runs the suite twice, records the second
-# run's agreement in the first, and writes NAME.json, NAME_repeat.json,
-# NAME_report.txt and (if matplotlib is there) the plots into OUTDIR.
+# builds warplint-probe standalone (sm_90 machine code), runs the suite twice,
+# records the second run's agreement in the first, and writes NAME.json,
+# NAME_repeat.json, NAME_report.txt, NAME_sass.txt (SASS of the throughput
+# kernels) and (if matplotlib is there) the plots into OUTDIR.
 set -eu
 name=$1
 out=$2
@@ -12,6 +13,11 @@ build=${BUILD_DIR:-/tmp/warplint-probe-build}
 cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release >"$out/${name}_build.log" 2>&1
 cmake --build "$build" -j"$(nproc)" >>"$out/${name}_build.log" 2>&1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv || true
+# The machine code of the throughput kernels, for the record (the suite reads
+# the instruction classes' opcodes back itself).
+cuobjdump -sass "$build/warplint-probe" 2>/dev/null | awk '
+  /Function : / { keep = ($0 ~ /instThroughput|l1Load|constantThroughput|localBandwidth|l2Read|l2Write|fmaThroughput|sharedThroughput/) }
+  keep' >"$out/${name}_sass.txt" || echo "cuobjdump not available"
 ra=""
 [ -f "$here/regarray/results.json" ] && ra="--register-arrays $here/regarray/results.json"
 # shellcheck disable=SC2086

@@ -3,7 +3,8 @@
 
 usage: plot_profile.py PROFILE OUTDIR
 Writes latency_vs_footprint.png, bank_conflicts.png, bandwidth_by_type.png,
-tlb_latency.png.
+tlb_latency.png and, where the profile has the cost-model probes,
+throughput_vs_warps.png (seed 003 Fig. 2) and bandwidth_vs_in_flight.png (Fig. 3).
 """
 import json
 import os
@@ -94,7 +95,58 @@ def main():
         a.grid(alpha=0.3)
         fig.tight_layout()
         fig.savefig(os.path.join(outdir, "tlb_latency.png"), dpi=110)
+    try:
+        cost_model_plots(prof, dev, outdir)
+    except (KeyError, ValueError, IndexError) as e:  # a partial profile: the other plots stand
+        print(f"cost-model plots skipped: {e!r}")
     return 0
+
+
+def cost_model_plots(prof, dev, outdir):
+    inst = values(prof, "inst_throughput_vs_warps", "warp_instructions_per_clk_per_sm")
+    if inst:
+        fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
+        for cls in dict.fromkeys(v["params"]["class"] for v in inst):
+            vs = [v for v in inst if v["params"]["class"] == cls]
+            a.plot([v["params"]["warps_per_sm"] for v in vs], [v["median"] for v in vs], "o-", ms=3,
+                   label=f"{cls} ({vs[0]['params']['sass']})")
+        a.set(xscale="log", xlabel="warps per SM", ylabel="warp instructions per clock per SM",
+              title="Instructions (Fig. 2 left)")
+        a.legend(fontsize=7, loc="center right")
+        shared = values(prof, "shared_throughput_vs_warps", "wavefronts_per_clk_per_sm")
+        for d in dict.fromkeys(v["params"]["degree"] for v in shared):
+            vs = [v for v in shared if v["params"]["degree"] == d]
+            b.plot([v["params"]["warps_per_sm"] for v in vs], [v["median"] for v in vs], "o-", ms=3,
+                   label=f"shared, degree {d:g}")
+        l1 = [v for v in values(prof, "l1_bandwidth", "l1_hit_bytes_per_clk_per_sm")
+              if v["params"]["width_bytes"] == 16]
+        if l1:
+            b.plot([v["params"]["warps_per_sm"] for v in l1], [v["median"] / 128 for v in l1], "s--", ms=3,
+                   color="k", label="L1 hit, float4 (B/clk / 128)")
+        b.set(xscale="log", xlabel="warps per SM", ylabel="wavefronts (128 B) per clock per SM",
+              title="Shared memory and L1 (Fig. 2 right)")
+        b.legend(fontsize=7)
+        for ax in (a, b):
+            ax.grid(alpha=0.3)
+        fig.suptitle(f"Throughput against warps per SM, {dev}")
+        fig.tight_layout()
+        fig.savefig(os.path.join(outdir, "throughput_vs_warps.png"), dpi=110)
+    l2 = values(prof, "l2_bandwidth_vs_config", "read_bandwidth_gbps")
+    dram = values(prof, "dram_bandwidth_vs_config", "read_bandwidth_gbps")
+    if l2 or dram:
+        fig, a = plt.subplots(figsize=(8, 4))
+        for label, vs, style in (("L2 read, 8 MiB", l2, "o"), ("DRAM read, 1 GiB", dram, "s"),
+                                 ("L2 write, 8 MiB", values(prof, "l2_bandwidth_vs_config",
+                                                            "write_bandwidth_gbps"), "^")):
+            if vs:
+                a.plot([v["params"]["bytes_in_flight_per_sm"] / 1024 for v in vs], [v["median"] for v in vs],
+                       style, ms=4, alpha=0.7, label=label)
+        a.set(xscale="log", xlabel="bytes in flight per SM (KiB)", ylabel="GB/s",
+              title=f"Bandwidth against bytes in flight (Fig. 3), {dev}")
+        a.legend(fontsize=8)
+        a.grid(alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(os.path.join(outdir, "bandwidth_vs_in_flight.png"), dpi=110)
 
 
 if __name__ == "__main__":

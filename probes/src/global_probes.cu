@@ -1,5 +1,9 @@
 // Global-memory bandwidth probes (seed 000 Table 4, seed 003 sec. 4.3).
 #include "probe.h"
+#include "sm_rate.cuh"
+
+#include <algorithm>
+#include <cstdio>
 
 #include <string>
 #include <vector>
@@ -306,6 +310,214 @@ void runDramBandwidthVsConfig(Context& ctx, ProbeOutput& out) {
         });
       }
     }
+}
+
+// ------------------------------------------------ L2-resident bandwidth
+
+// Grid-stride over an L2-resident footprint of `mask + 1` float4 (a power of
+// two): thread t reads element (t + (it*M + m) * T) mod footprint, T threads in
+// the grid, M independent ld.global.cg loads in flight a thread (L2 only, so
+// L1 never serves them). Same shape grid as dram_bandwidth_vs_config. The
+// loop is not unrolled and every word of a load is used: in the first H100
+// run NVVM unrolled it 16 times (16 x M loads in flight) and ptxas narrowed
+// the 16-byte loads whose other words were unused to 4 bytes.
+template <int M>
+__global__ void l2ReadKernel(const float4* __restrict__ in, uint32_t mask, uint32_t iters, float* sink) {
+  const uint32_t T = gridDim.x * blockDim.x;
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  float acc = 0;
+#pragma unroll 1
+  for (uint32_t it = 0; it < iters; ++it) {
+    float4 v[M];
+#pragma unroll
+    for (int m = 0; m < M; ++m) v[m] = __ldcg(in + ((i + m * T) & mask));
+#pragma unroll
+    for (int m = 0; m < M; ++m) acc += (v[m].x + v[m].y) + (v[m].z + v[m].w);
+    i += M * T;
+  }
+  if (acc == 1234.5f) sink[0] = acc;
+}
+
+// The same walk storing with st.global.cg (write-back L2 absorbs rewrites of
+// the same footprint).
+template <int M>
+__global__ void l2WriteKernel(float4* __restrict__ out, uint32_t mask, uint32_t iters) {
+  const uint32_t T = gridDim.x * blockDim.x;
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  const float4 v = make_float4(float(i), 1.f, 2.f, 3.f);
+#pragma unroll 1
+  for (uint32_t it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int m = 0; m < M; ++m) __stcg(out + ((i + m * T) & mask), v);
+    i += M * T;
+  }
+}
+
+void runL2BandwidthVsConfig(Context& ctx, ProbeOutput& out) {
+  const size_t footprint = size_t(8) << 20, n = footprint / 16;
+  const double target = double(size_t(2) << 30);  // bytes a timed launch moves
+  DeviceBuffer<float4> buf(n);
+  PROBE_CHECK(cudaMemset(buf.ptr, 0, buf.bytes()));
+  DeviceBuffer<float> sink(1);
+  const int sms = ctx.prop.multiProcessorCount;
+  const uint32_t mask = uint32_t(n - 1);
+  auto itersFor = [&](double threads, int m) {
+    return uint32_t(std::max(1.0, target / (threads * m * 16)));
+  };
+  const std::string timing = "; bytes over CUDA-event time of one launch moving ~2 GiB, after "
+                             "one untimed launch of the same shape";
+  for (int bps : {1, 2, 4, 8})
+    for (int tpb : {128, 256, 512, 1024}) {
+      if (bps * tpb > ctx.prop.maxThreadsPerMultiProcessor) continue;
+      for (int m : {1, 2, 4, 8}) {
+        unsigned blocks = unsigned(sms * bps);
+        uint32_t iters = itersFor(double(blocks) * tpb, m);
+        auto& v = out.add("read_bandwidth_gbps",
+                          {num("footprint_mib", 8), num("blocks_per_sm", bps),
+                           num("threads_per_block", tpb), num("loads_in_flight_per_thread", m),
+                           num("bytes_in_flight_per_sm", double(bps) * tpb * m * 16)},
+                          "GB/s", "ld.global.cg float4 reads of an 8 MiB footprint, M loads in "
+                          "flight a thread, grid-stride with wrap-around" + timing);
+        const double bytes = double(blocks) * tpb * m * 16 * iters;
+        for (int r = 0; r < ctx.runs; ++r)
+          v.samples.push_back(gbps(bytes, [&] {
+            switch (m) {
+              case 1: l2ReadKernel<1><<<blocks, tpb>>>(buf.ptr, mask, iters, sink.ptr); break;
+              case 2: l2ReadKernel<2><<<blocks, tpb>>>(buf.ptr, mask, iters, sink.ptr); break;
+              case 4: l2ReadKernel<4><<<blocks, tpb>>>(buf.ptr, mask, iters, sink.ptr); break;
+              default: l2ReadKernel<8><<<blocks, tpb>>>(buf.ptr, mask, iters, sink.ptr); break;
+            }
+          }));
+      }
+    }
+  for (int bps : {1, 2, 4})
+    for (int tpb : {256, 1024}) {
+      if (bps * tpb > ctx.prop.maxThreadsPerMultiProcessor) continue;
+      for (int m : {1, 2, 4}) {
+        unsigned blocks = unsigned(sms * bps);
+        uint32_t iters = itersFor(double(blocks) * tpb, m);
+        auto& v = out.add("write_bandwidth_gbps",
+                          {num("footprint_mib", 8), num("blocks_per_sm", bps),
+                           num("threads_per_block", tpb), num("stores_per_thread_per_iteration", m),
+                           num("bytes_in_flight_per_sm", double(bps) * tpb * m * 16)},
+                          "GB/s", "st.global.cg float4 stores over an 8 MiB footprint, M stores "
+                          "an iteration a thread, grid-stride with wrap-around" + timing);
+        const double bytes = double(blocks) * tpb * m * 16 * iters;
+        for (int r = 0; r < ctx.runs; ++r)
+          v.samples.push_back(gbps(bytes, [&] {
+            switch (m) {
+              case 1: l2WriteKernel<1><<<blocks, tpb>>>(buf.ptr, mask, iters); break;
+              case 2: l2WriteKernel<2><<<blocks, tpb>>>(buf.ptr, mask, iters); break;
+              default: l2WriteKernel<4><<<blocks, tpb>>>(buf.ptr, mask, iters); break;
+            }
+          }));
+      }
+    }
+  out.notes.push_back("bytes_in_flight_per_sm = blocks_per_sm x threads_per_block x M x 16 "
+                      "(for stores: bytes issued an iteration, stores do not wait)");
+}
+
+// ------------------------------------------------------ local memory
+
+// A thread-private array indexed at run time lives in local memory; ptxas -v
+// reports a stack frame of N*4 bytes, and the probe reads the same figure back
+// (cudaFuncGetAttributes, localSizeBytes). Each step touches the four elements
+// j, j + N/4, j + N/2, j + 3N/4 (immediate offsets from one address, so about
+// one ALU instruction an access; the first version spent four and was
+// issue-bound), j running over 0..N/4-1 by a step that is a kernel argument
+// (1), so the compiler cannot resolve the index. j is the same in every lane,
+// so a warp access is 32 consecutive words (local memory interleaves the
+// threads' words). LOAD_STORE: four loads, then four stores of value + 1 (a
+// spill store and reload pattern); otherwise four loads summed.
+template <int N, bool LOAD_STORE>
+__global__ void __launch_bounds__(1024, 2)
+    localBandwidthKernel(uint32_t steps, int step, BlockClock* clocks, float* sink) {
+  constexpr int Q = N / 4;
+  float buf[N];
+  unsigned long long t0 = clock64();
+#pragma unroll
+  for (int i = 0; i < N; ++i) buf[i] = float(threadIdx.x + i);
+  int j = 0;  // signed: j + Q cannot wrap, so the four addresses share one register
+  float acc = 0;
+  for (uint32_t s = 0; s < steps; ++s) {
+    float x0 = buf[j], x1 = buf[j + Q], x2 = buf[j + 2 * Q], x3 = buf[j + 3 * Q];
+    if constexpr (LOAD_STORE) {
+      buf[j] = x0 + 1.f;
+      buf[j + Q] = x1 + 1.f;
+      buf[j + 2 * Q] = x2 + 1.f;
+      buf[j + 3 * Q] = x3 + 1.f;
+    } else {
+      acc += (x0 + x1) + (x2 + x3);
+    }
+    j += step;
+    if (j >= Q) j -= Q;
+  }
+  __syncthreads();
+  unsigned long long t1 = clock64();
+  recordBlockClock(clocks, t0, t1);
+  if (buf[j] + acc == 1234.5f) sink[threadIdx.x] = buf[(j + 1) % N];
+}
+
+namespace {
+
+template <int N, bool LOAD_STORE>
+void localValue(Context& ctx, ProbeOutput& out, uint32_t steps) {
+  const int sms = ctx.prop.multiProcessorCount, bps = 2, tpb = 1024, blocks = sms * bps;
+  cudaFuncAttributes attr{};
+  PROBE_CHECK(cudaFuncGetAttributes(&attr, localBandwidthKernel<N, LOAD_STORE>));
+  if (attr.localSizeBytes < size_t(N) * 4)
+    throw std::runtime_error("localBandwidthKernel<" + std::to_string(N) + ">: local frame " +
+                             std::to_string(attr.localSizeBytes) + " bytes, the array is not in local memory");
+  const double threadsPerSm = double(bps) * tpb, threads = threadsPerSm * sms;
+  const double perSmKiB = threadsPerSm * N * 4 / 1024, totalMiB = threads * N * 4 / (1 << 20);
+  const std::vector<Param> params = {num("array_bytes_per_thread", N * 4),
+                                     str("access", LOAD_STORE ? "load_store" : "load"),
+                                     num("footprint_kib_per_sm", perSmKiB), num("footprint_mib", totalMiB),
+                                     num("local_frame_bytes", double(attr.localSizeBytes)),
+                                     num("warps_per_sm", 64)};
+  const std::string m = "dynamically indexed " + std::to_string(N) +
+                        "-float private array (ptxas stack frame " + std::to_string(attr.localSizeBytes) +
+                        " B); N initial stores, then " + std::to_string(steps) + " steps of 4 local loads" +
+                        (LOAD_STORE ? " + 4 local stores" : "") +
+                        ", the index uniform across the warp; 2 blocks of 1024 threads an SM";
+  auto& gb = out.add("local_bandwidth_gbps", params, "GB/s",
+                     m + "; bytes loaded + stored over CUDA-event time after one untimed launch");
+  auto& pc = out.add("local_bytes_per_clk_per_sm", params, "B/clk/SM",
+                     m + "; bytes loaded + stored over clock64 cycles per SM");
+  PROBE_CHECK(cudaFuncSetAttribute(localBandwidthKernel<N, LOAD_STORE>,
+                                   cudaFuncAttributePreferredSharedMemoryCarveout, 0));
+  DeviceBuffer<BlockClock> clocks{size_t(blocks)};
+  DeviceBuffer<float> sink(1024);
+  const double bytesPerThread = 4.0 * N + (LOAD_STORE ? 32.0 : 16.0) * steps;
+  auto launch = [&] { localBandwidthKernel<N, LOAD_STORE><<<blocks, tpb>>>(steps, 1, clocks.ptr, sink.ptr); };
+  for (int r = 0; r < ctx.runs; ++r) {
+    gb.samples.push_back(gbps(bytesPerThread * threads, launch));
+    std::vector<BlockClock> h(static_cast<size_t>(blocks));
+    PROBE_CHECK(cudaMemcpy(h.data(), clocks.ptr, h.size() * sizeof(BlockClock), cudaMemcpyDeviceToHost));
+    pc.samples.push_back(perSmRate(h, bytesPerThread));
+  }
+}
+
+template <bool LOAD_STORE>
+void localSeries(Context& ctx, ProbeOutput& out) {
+  // Footprints an SM at 2048 threads: 64, 128, 256, 384, 512 KiB and 2 MiB
+  // (8.25 to 264 MiB in all): inside L1, around its ~240 KiB, around L2's
+  // 50 MiB, far past it.
+  localValue<8, LOAD_STORE>(ctx, out, 2048);
+  localValue<16, LOAD_STORE>(ctx, out, 1024);
+  localValue<32, LOAD_STORE>(ctx, out, 1024);
+  localValue<48, LOAD_STORE>(ctx, out, 512);
+  localValue<64, LOAD_STORE>(ctx, out, 512);
+  localValue<256, LOAD_STORE>(ctx, out, 256);
+}
+
+}  // namespace
+
+void runLocalMemoryBandwidth(Context& ctx, ProbeOutput& out) {
+  localSeries<true>(ctx, out);
+  localSeries<false>(ctx, out);
+  out.notes.push_back("which level serves a footprint is not labelled: compare footprint_kib_per_sm "
+                      "with L1 (l1_line_size) and footprint_mib with L2, and read the rate");
 }
 
 }  // namespace probe

@@ -36,6 +36,11 @@ void runGlobalBandwidthByOffset(Context&, ProbeOutput&);
 void runDramBandwidthVsConfig(Context&, ProbeOutput&);
 void runSharedThroughputVsWarps(Context&, ProbeOutput&);
 void runAluThroughputVsWarps(Context&, ProbeOutput&);
+void runInstThroughputVsWarps(Context&, ProbeOutput&);
+void runL1Bandwidth(Context&, ProbeOutput&);
+void runConstantThroughputVsAddresses(Context&, ProbeOutput&);
+void runL2BandwidthVsConfig(Context&, ProbeOutput&);
+void runLocalMemoryBandwidth(Context&, ProbeOutput&);
 void runL1Geometry(Context&, ProbeOutput&);
 void runSectorSize(Context&, ProbeOutput&);
 void runL1LineSize(Context&, ProbeOutput&);
@@ -92,11 +97,35 @@ const std::vector<ProbeInfo>& allProbes() {
        "grid-stride float4 read of 1 GiB with M independent loads per thread per iteration",
        runDramBandwidthVsConfig},
       {"shared_throughput_vs_warps", "Shared-memory throughput against warps per SM",
-       "conflict-free 4-byte volatile shared loads, 1..64 warps per SM; bytes per clock64 cycle per SM",
+       "4-byte volatile shared loads, 1..64 warps per SM, conflict-free and at bank-conflict degrees "
+       "2/4/8/32; bytes per clock64 cycle per SM, and wavefronts (bytes x degree / 128)",
        runSharedThroughputVsWarps},
       {"alu_throughput_vs_warps", "FP32 FMA rate against warps per SM",
        "8 independent dependent-FMA chains per thread; warp instructions per cycle per SM",
        runAluThroughputVsWarps},
+      {"inst_throughput_vs_warps", "Instruction throughput by class against warps per SM",
+       "8 independent chains a thread of one PTX instruction (inline asm) per class; the SASS of each "
+       "timed loop read back with cuobjdump (opcode and count an iteration); 1..64 warps per SM; "
+       "warp instructions per clock64 cycle per SM (seed 003 Fig. 2 left)",
+       runInstThroughputVsWarps},
+      {"l1_bandwidth", "L1-hit global load throughput against warps per SM",
+       "ld.global.ca over a per-block footprint of 9 or 36 KiB read once before the timing, 8 "
+       "independent warp-coalesced loads an iteration (one step further on odd iterations, so the "
+       "loads stay in the loop), 4- and 16-byte lanes; bytes per clock64 cycle per SM",
+       runL1Bandwidth},
+      {"constant_throughput_vs_addresses", "Constant-memory request rate against distinct addresses",
+       "64 warps an SM, 4 independent LDC chains a thread, lane l reads word (l mod n) of one line; "
+       "warp requests per clock64 cycle per SM",
+       runConstantThroughputVsAddresses},
+      {"l2_bandwidth_vs_config", "L2 read and write bandwidth against blocks, threads, bytes in flight",
+       "ld.global.cg / st.global.cg float4 over an 8 MiB footprint (L2-resident, L1 bypassed), M "
+       "accesses in flight a thread; bytes over CUDA-event time",
+       runL2BandwidthVsConfig},
+      {"local_memory_bandwidth", "Local-memory (thread-private array) bandwidth",
+       "dynamically indexed private arrays of 64 B, 128 B and 1 KiB a thread at 64 warps an SM "
+       "(footprints inside L1, past L1, past L2), 4 loads + 4 stores a step or 4 loads a step; bytes "
+       "over CUDA-event time and over clock64 cycles per SM",
+       runLocalMemoryBandwidth},
       {"l1_geometry", "L1 capacity by fine-grained chase (seed 001 sec. 3.2)",
        "one thread records the latency of every access of the second lap in shared memory (8 KiB "
        "static shared); a miss is a latency over the midpoint of the L1-hit and L2-hit levels",

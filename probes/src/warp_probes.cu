@@ -2,6 +2,7 @@
 // parallel access, access constraints, bank conflicts, constant-memory
 // serialization, and throughput against warps per SM.
 #include "probe.h"
+#include "sm_rate.cuh"
 
 #include <algorithm>
 #include <cmath>
@@ -202,11 +203,6 @@ __device__ __forceinline__ uint32_t ldsVolatile(uint32_t addr) {
 
 constexpr int kThroughputSharedBytes = 32 * 1024;
 
-struct BlockClock {
-  unsigned long long t0, t1;
-  uint32_t smid, threads;
-};
-
 template <int W>
 __global__ void sharedThroughputKernel(const uint32_t* laneOffsetBytes, uint32_t iters,
                                        BlockClock* clocks, uint32_t* sink) {
@@ -258,27 +254,6 @@ __global__ void fmaThroughputKernel(float seed, uint32_t iters, BlockClock* cloc
 }
 
 namespace {
-
-// Per-SM rate: work of every block the SM ran over the SM's first-start to
-// last-end span (clock64 is per SM); the median over SMs.
-double perSmRate(const std::vector<BlockClock>& blocks, double workPerThread) {
-  std::vector<double> rates;
-  std::vector<int> seen;
-  for (const auto& b : blocks) {
-    if (std::find(seen.begin(), seen.end(), int(b.smid)) != seen.end()) continue;
-    seen.push_back(int(b.smid));
-    unsigned long long lo = ~0ull, hi = 0;
-    double work = 0;
-    for (const auto& c : blocks)
-      if (c.smid == b.smid) {
-        lo = std::min(lo, c.t0);
-        hi = std::max(hi, c.t1);
-        work += workPerThread * c.threads;
-      }
-    rates.push_back(work / double(hi - lo));
-  }
-  return median(rates);
-}
 
 template <int W>
 double sharedRate(const std::vector<uint32_t>& offsets, int blocks, int threads, uint32_t iters) {
@@ -337,22 +312,47 @@ void runSharedBankConflicts(Context& ctx, ProbeOutput& out) {
 }
 
 namespace {
-// Warps per SM -> (blocks per SM, threads per block).
-std::pair<int, int> warpShape(int warps) {
-  return warps <= 32 ? std::make_pair(1, warps * 32) : std::make_pair(2, warps * 16);
-}
 const int kWarpCounts[] = {1, 2, 4, 8, 12, 16, 24, 32, 48, 64};
 }  // namespace
 
 void runSharedThroughputVsWarps(Context& ctx, ProbeOutput& out) {
   const int sms = ctx.prop.multiProcessorCount;
   auto offs = degreeOffsets(1);
+  // A 4-byte warp load with exactly d lanes a bank takes d wavefronts (the
+  // layout guarantees it), so wavefronts/clk = bytes/clk * d / 128.
+  auto wavefronts = [](const std::vector<double>& bytesPerClk, int d) {
+    std::vector<double> w;
+    for (double b : bytesPerClk) w.push_back(b * d / 128.0);
+    return w;
+  };
+  const std::string wfMethod = "the same samples as wavefronts: bytes/clk * degree / 128";
   for (int w : kWarpCounts) {
-    auto [bps, tpb] = warpShape(w);
+    const auto shape = warpShape(w);
+    const int bps = shape.first, tpb = shape.second;
     auto& v = out.add("throughput_bytes_per_clk_per_sm", {num("warps_per_sm", w)}, "B/clk/SM",
                       "conflict-free 4-byte volatile shared loads; " + std::to_string(bps) +
                           " block(s) of " + std::to_string(tpb) + " threads an SM");
     for (int r = 0; r < ctx.runs; ++r) v.samples.push_back(sharedRate<4>(offs, sms * bps, tpb, 64));
+    out.add("wavefronts_per_clk_per_sm", {num("degree", 1), num("warps_per_sm", w)},
+            "wavefronts/clk/SM", wfMethod).samples = wavefronts(v.samples, 1);
+  }
+  // The same curve at bank-conflict degrees 2..32 (lane l reads row l mod d,
+  // column l/d, as in shared_bank_conflicts).
+  for (int d : {2, 4, 8, 32}) {
+    auto dOffs = degreeOffsets(uint32_t(d));
+    for (int w : {1, 2, 4, 8, 16, 32, 64}) {
+      const auto shape = warpShape(w);
+      const int bps = shape.first, tpb = shape.second;
+      auto& v = out.add("throughput_bytes_per_clk_per_sm", {num("degree", d), num("warps_per_sm", w)},
+                        "B/clk/SM",
+                        "4-byte volatile shared loads, exactly " + std::to_string(d) +
+                            " lanes a bank; " + std::to_string(bps) + " block(s) of " +
+                            std::to_string(tpb) + " threads an SM");
+      for (int r = 0; r < ctx.runs; ++r)
+        v.samples.push_back(sharedRate<4>(dOffs, sms * bps, tpb, uint32_t(std::max(8, 64 / d))));
+      out.add("wavefronts_per_clk_per_sm", {num("degree", d), num("warps_per_sm", w)},
+              "wavefronts/clk/SM", wfMethod).samples = wavefronts(v.samples, d);
+    }
   }
 }
 
@@ -360,7 +360,8 @@ void runAluThroughputVsWarps(Context& ctx, ProbeOutput& out) {
   const int sms = ctx.prop.multiProcessorCount;
   DeviceBuffer<float> sink(1024);
   for (int w : kWarpCounts) {
-    auto [bps, tpb] = warpShape(w);
+    const auto shape = warpShape(w);
+    const int bps = shape.first, tpb = shape.second;
     int blocks = sms * bps;
     DeviceBuffer<BlockClock> clocks(blocks);
     auto& v = out.add("fma_warp_instructions_per_clk_per_sm", {num("warps_per_sm", w)},

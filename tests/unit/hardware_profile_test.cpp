@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -116,6 +117,78 @@ json minimalProfile() {
           {"provenance", {{"date", "2026-11-22T00:00:00Z"}, {"command", "warplint-probe"}, {"tool", "warplint-probe 0.1.0"},
                           {"runs", 7}, {"wall_seconds", 1.0}}},
           {"probes", {{{"id", "shared_bank_conflicts"}, {"title", "t"}, {"method", "m"}, {"values", {value}}}}}};
+}
+
+// A value of `probe` with seven equal samples.
+json measured(const std::string& probe, const std::string& name, json params, const std::string& unit,
+              double median) {
+  return {{"name", name}, {"params", std::move(params)}, {"unit", unit}, {"median", median},
+          {"min", median}, {"max", median}, {"runs", 7}, {"probe", probe}, {"method", "test value"},
+          {"samples", std::vector<double>(7, median)}};
+}
+
+// minimalProfile() plus the cost-model probes, with made-up round numbers
+// (this tests the loader's arithmetic, not the GPU).
+json throughputProfile() {
+  json doc = minimalProfile();
+  auto probe = [](const std::string& id, json values) {
+    return json{{"id", id}, {"title", "t"}, {"method", "m"}, {"values", std::move(values)}};
+  };
+  const std::string inst = "inst_throughput_vs_warps", shared = "shared_throughput_vs_warps";
+  const std::string l2 = "l2_bandwidth_vs_config", dram = "dram_bandwidth_vs_config";
+  auto ipc = [&](const char* cls, const char* sass, int w, double v) {
+    return measured(inst, "warp_instructions_per_clk_per_sm",
+                    {{"class", cls}, {"sass", sass}, {"warps_per_sm", w}}, "warp-inst/clk/SM", v);
+  };
+  auto bw = [&](const std::string& id, const char* name, int bps, int tpb, int m, double v) {
+    return measured(id, name,
+                    {{"blocks_per_sm", bps}, {"threads_per_block", tpb}, {"loads_in_flight_per_thread", m},
+                     {"bytes_in_flight_per_sm", bps * tpb * m * 16}},
+                    "GB/s", v);
+  };
+  doc["probes"].push_back(probe(inst, {ipc("ffma", "FFMA", 1, 0.9), ipc("ffma", "FFMA", 2, 1.8),
+                                       ipc("ffma", "FFMA", 4, 3.5), ipc("mufu", "MUFU.RSQ", 1, 0.25)}));
+  doc["probes"].push_back(probe(
+      shared, {measured(shared, "throughput_bytes_per_clk_per_sm", {{"warps_per_sm", 1}}, "B/clk/SM", 26.0),
+               measured(shared, "throughput_bytes_per_clk_per_sm", {{"warps_per_sm", 4}}, "B/clk/SM", 104.0),
+               measured(shared, "wavefronts_per_clk_per_sm", {{"degree", 1}, {"warps_per_sm", 1}},
+                        "wavefronts/clk/SM", 0.2),
+               measured(shared, "throughput_bytes_per_clk_per_sm", {{"degree", 2}, {"warps_per_sm", 1}},
+                        "B/clk/SM", 20.0),
+               measured(shared, "throughput_bytes_per_clk_per_sm", {{"degree", 2}, {"warps_per_sm", 4}},
+                        "B/clk/SM", 60.0),
+               measured(shared, "wavefronts_per_clk_per_sm", {{"degree", 2}, {"warps_per_sm", 4}},
+                        "wavefronts/clk/SM", 0.9375)}));
+  doc["probes"].push_back(probe(
+      "l1_bandwidth",
+      {measured("l1_bandwidth", "l1_hit_bytes_per_clk_per_sm", {{"width_bytes", 16}, {"warps_per_sm", 16}},
+                "B/clk/SM", 100.0),
+       measured("l1_bandwidth", "l1_hit_bytes_per_clk_per_sm", {{"width_bytes", 16}, {"warps_per_sm", 32}},
+                "B/clk/SM", 120.0)}));
+  doc["probes"].push_back(probe(
+      "constant_throughput_vs_addresses",
+      {measured("constant_throughput_vs_addresses", "warp_requests_per_clk_per_sm",
+                {{"distinct_addresses", 1}, {"warps_per_sm", 64}}, "requests/clk/SM", 1.0),
+       measured("constant_throughput_vs_addresses", "warp_requests_per_clk_per_sm",
+                {{"distinct_addresses", 32}, {"warps_per_sm", 64}}, "requests/clk/SM", 0.03)}));
+  // Two shapes at 2 KiB in flight (median 650), one at 4 KiB.
+  doc["probes"].push_back(probe(l2, {bw(l2, "read_bandwidth_gbps", 1, 128, 1, 600.0),
+                                     bw(l2, "read_bandwidth_gbps", 1, 128, 1, 700.0),
+                                     bw(l2, "read_bandwidth_gbps", 1, 256, 1, 1200.0),
+                                     bw(l2, "write_bandwidth_gbps", 1, 256, 1, 900.0)}));
+  doc["probes"].push_back(probe(dram, {bw(dram, "read_bandwidth_gbps", 1, 128, 1, 660.0),
+                                       bw(dram, "read_bandwidth_gbps", 2, 1024, 4, 3100.0)}));
+  auto local = [](const char* name, int kib, const char* access, double v) {
+    return measured("local_memory_bandwidth", name,
+                    {{"array_bytes_per_thread", kib / 2}, {"access", access}, {"footprint_kib_per_sm", kib}},
+                    std::string(name) == "local_bandwidth_gbps" ? "GB/s" : "B/clk/SM", v);
+  };
+  doc["probes"].push_back(probe("local_memory_bandwidth",
+                                {local("local_bandwidth_gbps", 128, "load_store", 9000.0),
+                                 local("local_bandwidth_gbps", 512, "load_store", 3000.0),
+                                 local("local_bytes_per_clk_per_sm", 128, "load_store", 34.0),
+                                 local("local_bandwidth_gbps", 128, "load", 20000.0)}));
+  return doc;
 }
 
 std::string rejectionMessage(const json& doc) {
@@ -257,5 +330,110 @@ TEST(HardwareProfile, UnknownNamesAndMissingFilesAreClearErrors) {
     FAIL() << "loaded a missing file";
   } catch (const ProfileError& e) {
     EXPECT_NE(std::string(e.what()).find("cannot open file"), std::string::npos);
+  }
+}
+
+TEST(HardwareProfile, ThroughputAccessorsInterpolateBetweenMeasuredPointsOnly) {
+  json doc = throughputProfile();
+  EXPECT_TRUE(schemaCheck().validate(doc).empty()) << schemaCheck().validate(doc).front();
+  HardwareProfile p = HardwareProfile::fromJson(doc.dump());
+  // Measured points exactly; linear in warps between them.
+  EXPECT_EQ(p.instThroughputPerClk("ffma", 2), 1.8);
+  EXPECT_NEAR(*p.instThroughputPerClk("ffma", 3), 2.65, 1e-12);
+  EXPECT_EQ(p.instThroughputPerClk("mufu", 1), 0.25);
+  EXPECT_EQ(p.instSassOpcode("mufu"), std::string("MUFU.RSQ"));
+  // Outside the measured warps, other classes, absent probes: nullopt.
+  EXPECT_FALSE(p.instThroughputPerClk("ffma", 8).has_value());
+  EXPECT_FALSE(p.instThroughputPerClk("ffma", 0.5).has_value());
+  EXPECT_FALSE(p.instThroughputPerClk("mufu", 2).has_value());
+  EXPECT_FALSE(p.instThroughputPerClk("dfma", 1).has_value());
+  EXPECT_FALSE(p.instSassOpcode("dfma").has_value());
+  // Shared: degree 1 is the series without a degree parameter.
+  EXPECT_EQ(p.sharedThroughputVsWarpsBytesPerClk(1, 4), 104.0);
+  EXPECT_NEAR(*p.sharedThroughputVsWarpsBytesPerClk(1, 2), 52.0, 1e-12);
+  EXPECT_EQ(p.sharedThroughputVsWarpsBytesPerClk(2, 4), 60.0);
+  EXPECT_FALSE(p.sharedThroughputVsWarpsBytesPerClk(4, 4).has_value());
+  EXPECT_EQ(p.sharedWavefrontsPerClk(2, 4), 0.9375);
+  EXPECT_FALSE(p.sharedWavefrontsPerClk(2, 1).has_value());  // one point: no range below 4
+  EXPECT_EQ(p.l1BandwidthBytesPerClk(), 120.0);              // 32 warps, 16-byte lanes
+  EXPECT_NEAR(*p.l1BandwidthBytesPerClk(24, 16), 110.0, 1e-12);
+  EXPECT_FALSE(p.l1BandwidthBytesPerClk(32, 4).has_value());
+  EXPECT_EQ(p.constantRequestsPerClk(32), 0.03);
+  EXPECT_FALSE(p.constantRequestsPerClk(3).has_value());
+  // Bandwidth by bytes in flight: the median of shapes at a point, log2 between.
+  EXPECT_EQ(p.l2BandwidthGBps(2048), 650.0);
+  EXPECT_NEAR(*p.l2BandwidthGBps(2048 * std::sqrt(2.0)), 925.0, 1e-9);
+  EXPECT_FALSE(p.l2BandwidthGBps(8192).has_value());
+  EXPECT_FALSE(p.l2BandwidthGBps(1024).has_value());
+  EXPECT_EQ(p.l2WriteBandwidthGBps(4096), 900.0);
+  EXPECT_EQ(p.l2ReadBandwidthGBps(1, 256, 1), 1200.0);
+  EXPECT_EQ(p.dramReadBandwidthGBps(2, 1024, 4), 3100.0);
+  EXPECT_NEAR(*p.dramReadBandwidthGBps(double(1 << 14)), 660.0 + (3100.0 - 660.0) * 3.0 / 6.0, 1e-9);
+  EXPECT_EQ(p.localBandwidthGBps(128), 9000.0);
+  EXPECT_NEAR(*p.localBandwidthGBps(256), 6000.0, 1e-9);  // halfway in log2(footprint)
+  EXPECT_EQ(p.localBandwidthBytesPerClk(128), 34.0);
+  EXPECT_EQ(p.localBandwidthGBps(128, "load"), 20000.0);
+  EXPECT_FALSE(p.localBandwidthBytesPerClk(128, "load").has_value());
+  EXPECT_FALSE(p.localBandwidthGBps(1024).has_value());
+  EXPECT_FALSE(p.localBandwidthGBps(64).has_value());
+  // A profile without these probes answers nullopt everywhere.
+  HardwareProfile bare = HardwareProfile::fromJson(minimalProfile().dump());
+  EXPECT_FALSE(bare.instThroughputPerClk("ffma", 4).has_value());
+  EXPECT_FALSE(bare.l2BandwidthGBps(4096).has_value());
+  EXPECT_FALSE(bare.localBandwidthGBps(128).has_value());
+  EXPECT_FALSE(bare.constantRequestsPerClk(1).has_value());
+}
+
+// The bundled H100 profile holds every cost-model probe; the H200 profile
+// holds them where it was measured with them (README: probes/).
+TEST(HardwareProfile, CostModelValuesOnTheMeasuredProfiles) {
+  for (const char* name : {"h100.json", "h200.json"}) {
+    fs::path file = sourceRoot() / "probes/profiles" / name;
+    if (!fs::exists(file)) continue;
+    HardwareProfile p = HardwareProfile::fromFile(file.string());
+    bool isH100 = std::string(name) == "h100.json";
+    if (!isH100 && !p.find("inst_throughput_vs_warps", "warp_instructions_per_clk_per_sm")) continue;
+    SCOPED_TRACE(name);
+    for (const char* cls : {"ffma", "imad", "iadd", "iadd3", "lop3", "mufu", "dfma", "f2i", "i2f"}) {
+      SCOPED_TRACE(cls);
+      for (int w : {1, 2, 4, 8, 16, 32, 64}) ASSERT_TRUE(p.instThroughputPerClk(cls, w).has_value()) << w;
+      ASSERT_TRUE(p.instSassOpcode(cls).has_value());
+      // Saturates: more warps never issue much less (5% for noise), and 64
+      // warps reach at least three times the 1-warp rate or the 1-warp rate
+      // is already near the ceiling.
+      EXPECT_GE(*p.instThroughputPerClk(cls, 64), 0.95 * *p.instThroughputPerClk(cls, 8));
+      EXPECT_GT(*p.instThroughputPerClk(cls, 64), *p.instThroughputPerClk(cls, 1));
+      EXPECT_LE(*p.instThroughputPerClk(cls, 64), 4.05);  // 4 schedulers, one warp-instruction each a clock
+    }
+    EXPECT_EQ(p.instSassOpcode("ffma"), std::string("FFMA"));
+    EXPECT_EQ(p.instSassOpcode("dfma"), std::string("DFMA"));
+    EXPECT_NE(p.instSassOpcode("mufu")->find("MUFU"), std::string::npos);
+    for (int d : {1, 2, 4, 8, 32})
+      for (int w : {1, 2, 4, 8, 16, 32, 64}) {
+        ASSERT_TRUE(p.sharedWavefrontsPerClk(d, w).has_value()) << d << " " << w;
+        ASSERT_TRUE(p.sharedThroughputVsWarpsBytesPerClk(d, w).has_value()) << d << " " << w;
+      }
+    // A degree-d load moves 128/d bytes a wavefront: at 64 warps the rate falls with the degree.
+    EXPECT_GT(*p.sharedThroughputVsWarpsBytesPerClk(1, 64), 3 * *p.sharedThroughputVsWarpsBytesPerClk(8, 64));
+    ASSERT_TRUE(p.l1BandwidthBytesPerClk().has_value());
+    ASSERT_TRUE(p.l1BandwidthBytesPerClk(64, 4).has_value());
+    EXPECT_GT(*p.l1BandwidthBytesPerClk(), 16.0);
+    EXPECT_LE(*p.l1BandwidthBytesPerClk(), 260.0);
+    for (int n : {1, 2, 4, 8, 16, 32}) ASSERT_TRUE(p.constantRequestsPerClk(n).has_value()) << n;
+    EXPECT_GT(*p.constantRequestsPerClk(1), *p.constantRequestsPerClk(32));
+    // L2 above DRAM where both are saturated; both grow with bytes in flight.
+    ASSERT_TRUE(p.l2BandwidthGBps(2048) && p.l2BandwidthGBps(131072) && p.dramReadBandwidthGBps(131072));
+    EXPECT_GT(*p.l2BandwidthGBps(131072), *p.dramReadBandwidthGBps(131072));
+    EXPECT_GT(*p.l2BandwidthGBps(131072), *p.l2BandwidthGBps(2048));
+    EXPECT_TRUE(p.l2WriteBandwidthGBps(16384).has_value());
+    EXPECT_TRUE(p.l2ReadBandwidthGBps(2, 1024, 4).has_value());
+    // 64 KiB to 2 MiB an SM: inside L1 and past L2.
+    for (double kib : {64.0, 128.0, 256.0, 384.0, 512.0, 2048.0})
+      for (const char* access : {"load_store", "load"}) {
+        ASSERT_TRUE(p.localBandwidthGBps(kib, access).has_value()) << kib << " " << access;
+        ASSERT_TRUE(p.localBandwidthBytesPerClk(kib, access).has_value()) << kib << " " << access;
+      }
+    EXPECT_GT(*p.localBandwidthGBps(64), *p.localBandwidthGBps(2048));
+    EXPECT_GT(*p.localBandwidthGBps(64, "load"), *p.localBandwidthGBps(2048, "load"));
   }
 }
