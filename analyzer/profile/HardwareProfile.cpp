@@ -87,6 +87,9 @@ HardwareProfile HardwareProfile::fromJson(const std::string& text, const std::st
   c.integer(dev, "$.device", "l2_bytes");
   p.theoreticalDram_ = c.number(dev, "$.device", "theoretical_dram_bandwidth_gbps");
   p.maxSharedPerBlock_ = optionalNumber(dev, "max_shared_memory_per_block_bytes");
+  for (auto it = dev.begin(); it != dev.end(); ++it)
+    if (it.value().is_number())
+      p.deviceNumbers_[it.key()] = it.value().get<double>();
 
   const json& clocks = c.member(doc, "$", "clocks");
   const json& sm = c.member(clocks, "$.clocks", "sm_mhz");
@@ -259,6 +262,12 @@ std::optional<double> HardwareProfile::theoreticalDramBandwidthGBps() const {
 }
 
 std::optional<double> HardwareProfile::maxSharedBytesPerBlock() const { return maxSharedPerBlock_; }
+
+std::optional<double> HardwareProfile::deviceProperty(const std::string& key) const {
+  auto it = deviceNumbers_.find(key);
+  if (it == deviceNumbers_.end()) return std::nullopt;
+  return it->second;
+}
 
 std::optional<MeasuredValue> HardwareProfile::find(const std::string& probe,
                                                    const std::string& name,

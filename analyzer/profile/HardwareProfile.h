@@ -84,6 +84,9 @@ class HardwareProfile {
   std::optional<double> theoreticalDramBandwidthGBps() const;
   // Device property the probe recorded: shared memory one block may use (opt-in maximum).
   std::optional<double> maxSharedBytesPerBlock() const;
+  // A numeric device property the probe recorded from the CUDA runtime
+  // ("registers_per_sm", "max_threads_per_sm", "shared_memory_per_sm_bytes", ...).
+  std::optional<double> deviceProperty(const std::string& key) const;
 
   // --- shared memory ---
   // Latency of one warp's dependent 4-byte shared load at bank-conflict degree 1..32.
@@ -195,6 +198,7 @@ class HardwareProfile {
   std::string profileId_, deviceName_, computeCapability_;
   int smCount_ = 0;
   std::optional<double> smClockMHz_, theoreticalDram_, maxSharedPerBlock_;
+  std::map<std::string, double> deviceNumbers_;  // $.device's numeric members
   std::vector<Entry> values_;
   std::map<std::string, std::map<std::string, bool>> broadcast_, parallel_;
   std::map<std::string, int> registerArrays_;  // "sm_90/sort" -> size
