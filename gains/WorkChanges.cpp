@@ -98,15 +98,20 @@ bool narrowPacking(const Finding &f, const KernelInfo &k, WorkState &s, std::str
   if (auto fix = f.details.find("fix"); fix != f.details.end() && fix->is_object())
     kind = text(*fix, "kind");
   if (kind == "char4-restructure" && k.byteLane) {
-    // One byte a lane -> four: a quarter of the grid, each access four bytes wide.
+    if (!s.applied.insert("char4-restructure").second) {
+      desc = "four bytes a thread, a quarter of the grid";
+      return true; // one rewrite of the kernel, whichever finding offers it
+    }
+    // One byte a lane -> four: a quarter of the grid; each block's requests
+    // carry four times the bytes (one 128-byte line a warp request still).
     const double factor = 4;
     for (AccessWork &w : s.work.accesses) {
       const MemoryAccess &a = k.accesses[w.access];
       if (a.space != AddressSpace::Global)
         continue;
-      s.work.warpInstructions -= 2 * w.warpExecutions * (1 - 1 / factor);
-      w.warpExecutions /= factor;
-      w.lines /= factor;
+      w.sectors *= factor;
+      w.idealSectors *= factor;
+      w.distinctSectors *= factor;
       w.widthBytes *= static_cast<int64_t>(factor);
     }
     if (s.work.gridBlocks)
@@ -134,7 +139,7 @@ bool narrowPacking(const Finding &f, const KernelInfo &k, WorkState &s, std::str
   double per = std::max(1.0, threadBytes / width); // accesses merged into one
   for (size_t i : members)
     if (AccessWork *w = workOf(s, i)) {
-      s.work.warpInstructions -= 2 * w->warpExecutions * (1 - 1 / per);
+      s.work.warpInstructions -= w->warpExecutions * (1 - 1 / per);
       w->warpExecutions /= per;
       w->lines /= per;
     }
@@ -209,7 +214,7 @@ bool stagingNoReuse(const Finding &f, const KernelInfo &k, WorkState &s, std::st
   bool any = false;
   for (size_t i : accessesOf(k, array, AddressSpace::Shared))
     if (AccessWork *w = workOf(s, i)) {
-      s.work.warpInstructions -= 2 * w->warpExecutions;
+      s.work.warpInstructions -= w->warpExecutions;
       w->warpExecutions = w->wavefronts = w->idealWavefronts = 0;
       any = true;
     }

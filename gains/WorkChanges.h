@@ -20,6 +20,7 @@
 #include "analyzer/results/KernelWork.h"
 #include "rules/Finding.h"
 
+#include <set>
 #include <string>
 
 namespace warplint {
@@ -27,6 +28,7 @@ namespace warplint {
 struct WorkState {
   KernelWork work;
   CostOptions options;
+  std::set<std::string> applied; // rewrites of the whole kernel already applied (applied once)
 };
 
 // Applies `f`'s change to `state`; false (state untouched) when the model

@@ -79,6 +79,30 @@ Curve warpsCurve(const HardwareProfile &p, const std::string &probe, const std::
 // DRAM read bandwidth against the bytes each SM has in flight (the seed's
 // Fig. 3: blocks x threads x requests a thread), the best configuration
 // for each amount.
+// Copy bandwidth (bytes read + written) against the bytes each SM has in
+// flight (dram_copy's grid-stride float4 configurations), the envelope.
+Curve copyCurve(const HardwareProfile &p) {
+  std::map<double, double> best;
+  for (int blocks : {1, 2, 4, 8})
+    for (int threads : {128, 256, 512, 1024})
+      for (int loads : {1, 2, 4, 8}) {
+        auto v = p.find("dram_copy", "copy_bandwidth_gbps",
+                        {{"kernel", "float4_grid_stride"}, {"blocks_per_sm", blocks}, {"threads_per_block", threads},
+                         {"loads_in_flight_per_thread", loads}});
+        if (v)
+          best[double(blocks) * threads * loads * 16] =
+              std::max(best[double(blocks) * threads * loads * 16], v->median);
+      }
+  Curve c;
+  c.logX = true;
+  double runningMax = 0;
+  for (auto &[x, y] : best) {
+    runningMax = std::max(runningMax, y);
+    c.points.push_back({x, runningMax});
+  }
+  return c;
+}
+
 Curve dramCurve(const HardwareProfile &p) {
   std::map<double, double> best;
   for (int blocks : {1, 2, 4, 8, 16})
@@ -152,13 +176,23 @@ Occupancy occupancyOf(const KernelInfo &k, const KernelWork &w, const HardwarePr
 }
 
 // Bytes one thread has in flight: the global loads of one straight-line
-// region issue before the first of them returns; the widest region counts.
+// region issue before the first of them returns, and so do the iterations
+// of constant loops of up to 32 trips around them (nvcc unrolls those
+// fully); the widest region counts.
 double loadBytesPerThread(const KernelInfo &k, const KernelWork &w) {
   std::map<int, double> byRegion;
   for (const AccessWork &a : w.accesses) {
     const MemoryAccess &f = k.accesses[a.access];
-    if (f.space == AddressSpace::Global && f.isRead && a.warpExecutions > 0)
-      byRegion[a.region] += double(a.widthBytes);
+    if (f.space != AddressSpace::Global || !f.isRead || a.warpExecutions <= 0)
+      continue;
+    double unrolled = 1;
+    for (auto it = a.loops.rbegin(); it != a.loops.rend(); ++it) {
+      const auto &trip = k.loops[static_cast<size_t>(*it)].tripCount;
+      if (!trip || unrolled * double(*trip) > 32)
+        break;
+      unrolled *= double(*trip);
+    }
+    byRegion[a.region] += double(a.widthBytes) * unrolled;
   }
   double best = 0;
   for (auto &[r, b] : byRegion)
@@ -206,26 +240,29 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
   auto cyclesToUs = [&](double cycles) { return cycles / clockMHz; };
 
   // --- issue ---
+  double localInstructions = 0; // the loads and stores of private arrays in local memory
+  for (const AccessWork &a : w.accesses)
+    if (k.accesses[a.access].space == AddressSpace::Local && opts.localArrays.count(k.accesses[a.access].base))
+      localInstructions += a.warpExecutions;
   Curve ipc = warpsCurve(p, "alu_throughput_vs_warps", "fma_warp_instructions_per_clk_per_sm");
   if (!ipc.empty()) {
-    double inst = w.warpInstructions * blocks;
+    double inst = (w.warpInstructions + localInstructions) * blocks;
     double cycles = inst / ipc.at(warps);
     std::string basis = fmt(inst) + " warp instructions an SM at " + fmt(ipc.at(warps)) + " a clock (" +
                         std::to_string(occ.warpsPerSm) + " warps)";
-    Curve sfu = warpsCurve(p, "inst_throughput_vs_warps", "warp_instructions_per_clk_per_sm", {{"class", "mufu"}});
-    if (!sfu.empty() && w.sfuWarpInstructions > 0)
-      cycles = std::max(cycles, w.sfuWarpInstructions * blocks / sfu.at(warps));
-    Curve dfma = warpsCurve(p, "inst_throughput_vs_warps", "warp_instructions_per_clk_per_sm", {{"class", "fp64"}});
-    if (!dfma.empty() && w.fp64WarpInstructions > 0)
-      cycles = std::max(cycles, w.fp64WarpInstructions * blocks / dfma.at(warps));
+    // The special-function and FP64 pipes are narrower (inst_throughput_vs_warps).
+    if (auto sfu = p.instThroughputPerClk("mufu", warps); sfu && w.sfuWarpInstructions > 0)
+      cycles = std::max(cycles, w.sfuWarpInstructions * blocks / *sfu);
+    if (auto dfma = p.instThroughputPerClk("dfma", warps); dfma && w.fp64WarpInstructions > 0)
+      cycles = std::max(cycles, w.fp64WarpInstructions * blocks / *dfma);
     cost.components.push_back({"issue", cyclesToUs(cycles), basis});
   } else {
     cost.assumptions.push_back("the profile has no issue-rate curve (alu_throughput_vs_warps): issue time left out");
   }
 
   // --- shared and the L1 data pipe ---
-  double sharedWavefronts = 0, l1Lines = 0, loadSectors = 0, storeSectors = 0, constantAddresses = 0;
-  double localSectors = 0, localFootprintPerThread = 0;
+  double sharedWavefronts = 0, sharedIdeal = 0, l1Lines = 0, loadSectors = 0, storeSectors = 0, constantAddresses = 0;
+  double localSectors = 0, localStoreSectors = 0, localFootprintPerThread = 0;
   std::map<std::string, double> loadFootprint, storeFootprint; // per base: the widest access's distinct sectors
   for (const AccessWork &a : w.accesses) {
     const MemoryAccess &f = k.accesses[a.access];
@@ -233,6 +270,7 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
     switch (space) {
     case AddressSpace::Shared:
       sharedWavefronts += a.wavefronts;
+      sharedIdeal += a.idealWavefronts;
       break;
     case AddressSpace::Constant:
       constantAddresses += a.constantAddresses;
@@ -241,6 +279,8 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
       if (opts.localArrays.count(f.base)) {
         l1Lines += a.lines;
         localSectors += a.sectors;
+        if (f.isWrite)
+          localStoreSectors += a.sectors;
         localFootprintPerThread += double(a.widthBytes);
       }
       break;
@@ -260,18 +300,40 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
     }
   }
   sharedWavefronts += opts.extraSharedWavefronts;
-  Curve shared = warpsCurve(p, "shared_throughput_vs_warps", "throughput_bytes_per_clk_per_sm");
-  if (!shared.empty()) {
-    double perClk = shared.at(warps) / 128.0; // wavefronts (128 bytes) a clock
-    cost.components.push_back({"shared", cyclesToUs(sharedWavefronts * blocks / perClk),
-                               fmt(sharedWavefronts * blocks) + " shared wavefronts an SM at " + fmt(perClk) +
-                                   " a clock"});
-    cost.components.push_back({"l1", cyclesToUs(l1Lines * blocks / perClk),
-                               fmt(l1Lines * blocks) + " L1 wavefronts (128-byte lines of global and local "
-                               "requests) an SM at " + fmt(perClk) + " a clock"});
-  } else {
-    cost.assumptions.push_back("the profile has no shared-memory throughput curve: shared and L1 time left out");
+  // The shared pipe's rate at the resident warps, from the curve measured at
+  // the kernel's average conflict degree (conflicted wavefronts pipeline
+  // better at few warps); the conflict-free curve otherwise.
+  int degree = 1;
+  if (sharedIdeal > 0)
+    for (int d : {2, 4, 8, 32})
+      if (sharedWavefronts / sharedIdeal >= d * 0.75)
+        degree = d;
+  std::optional<double> sharedRate = p.sharedWavefrontsPerClk(degree, warps);
+  if (!sharedRate) {
+    Curve shared = warpsCurve(p, "shared_throughput_vs_warps", "throughput_bytes_per_clk_per_sm");
+    if (!shared.empty())
+      sharedRate = shared.at(warps) / 128.0;
   }
+  if (sharedRate) {
+    cost.components.push_back({"shared", cyclesToUs(sharedWavefronts * blocks / *sharedRate),
+                               fmt(sharedWavefronts * blocks) + " shared wavefronts an SM at " + fmt(*sharedRate) +
+                                   " a clock"});
+  } else {
+    cost.assumptions.push_back("the profile has no shared-memory throughput curve: shared time left out");
+  }
+  // Global and local requests pass the same L1 data pipe: a 128-byte line a
+  // pass, at the L1-hit rate the probe measured (l1_bandwidth).
+  std::optional<double> lineRate;
+  if (auto b = p.l1BandwidthBytesPerClk(std::min(warps, 64.0), 16))
+    lineRate = *b / 128.0;
+  else if (sharedRate)
+    lineRate = sharedRate;
+  if (lineRate)
+    cost.components.push_back({"l1", cyclesToUs(l1Lines * blocks / *lineRate),
+                               fmt(l1Lines * blocks) + " L1 wavefronts (128-byte lines of global and local "
+                               "requests) an SM at " + fmt(*lineRate) + " a clock"});
+  else
+    cost.assumptions.push_back("the profile has no L1 bandwidth: L1 time left out");
 
   // --- L2: what misses the L1 ---
   double loadDistinct = 0, storeDistinct = 0;
@@ -284,27 +346,60 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
   double footprintPerSm = loadDistinct * 32 * occ.blocksPerSm;
   double missFraction = footprintPerSm <= 0 ? 0 : std::clamp((footprintPerSm - l1Free) / footprintPerSm, 0.0, 1.0);
   double l2LoadSectors = std::min(loadSectors, loadDistinct + (loadSectors - loadDistinct) * missFraction);
+  // Local memory: loads hit L1 while the resident threads' arrays fit it;
+  // stores go through to L2 (measured: median_before's local store sectors
+  // all reach L2 at a 96% L1 hit rate).
   double localPerSm = localFootprintPerThread * warps * kWarp;
-  double l2LocalSectors = localPerSm > l1Free ? localSectors : 0;
-  double l2Sectors = l2LoadSectors + storeSectors + l2LocalSectors;
-  if (auto l2 = p.find("l2_bandwidth_vs_config", "read_bandwidth_gbps")) {
-    double bytes = l2Sectors * 32 * cost.gridBlocks;
-    cost.components.push_back({"l2", bytes / (l2->median * 1e3) /* GB/s -> bytes/us */,
-                               fmt(bytes) + " bytes through L2 at " + fmt(l2->median) + " GB/s"});
+  double l2LocalSectors = localStoreSectors + (localPerSm > l1Free ? localSectors - localStoreSectors : 0);
+  double inflightPerSm = std::max(loadBytesPerThread(k, w) * opts.loadBytesInFlightScale, 1.0) * warps * kWarp;
+  auto l2Read = p.l2BandwidthGBps(inflightPerSm), l2Write = p.l2WriteBandwidthGBps(inflightPerSm);
+  if (l2Read && l2Write) {
+    double share = double(activeSms) / sms;
+    double readBytes = l2LoadSectors * 32 * cost.gridBlocks;
+    double writeBytes = (storeSectors + l2LocalSectors) * 32 * cost.gridBlocks;
+    double us = readBytes / (*l2Read * share * 1e3) + writeBytes / (*l2Write * share * 1e3); // GB/s -> bytes/us
+    cost.components.push_back({"l2", us, fmt(readBytes) + " bytes read from L2 at " + fmt(*l2Read * share) +
+                                             " GB/s, " + fmt(writeBytes) + " written at " +
+                                             fmt(*l2Write * share) + " GB/s"});
   } else {
     cost.assumptions.push_back("the profile has no L2 bandwidth: L2 time left out");
   }
 
   // --- DRAM ---
-  Curve dram = dramCurve(p);
+  // Reads wait for their data: the read bandwidth the bytes in flight reach;
+  // with writes, the copy bandwidth at as many bytes in flight (below the
+  // copy curve's first point, shaped like the read curve).
+  Curve dram = dramCurve(p), copy = copyCurve(p);
   if (!dram.empty()) {
-    double bytes = (loadDistinct + storeDistinct) * 32 * cost.gridBlocks;
+    // Local arrays are written back to DRAM once each when L2 evicts them
+    // (measured: standardize_before's DRAM bytes exceed the after's by its
+    // local arrays' size).
+    double localBytesPerThread = 0;
+    if (k.privateMemory)
+      for (const PrivateArray &arr : k.privateMemory->arrays)
+        if (opts.localArrays.count(arr.name))
+          localBytesPerThread += double(arr.bytes);
+    double readBytes = loadDistinct * 32 * cost.gridBlocks,
+           writeBytes = storeDistinct * 32 * cost.gridBlocks +
+                        localBytesPerThread * double(w.block.threads()) * cost.gridBlocks;
     double perThread = loadBytesPerThread(k, w) * opts.loadBytesInFlightScale;
     double inflight = std::max(perThread, 1.0) * warps * kWarp;
-    double gbps = dram.at(inflight) * activeSms / sms;
-    cost.components.push_back({"dram", bytes / (gbps * 1e3),
-                               fmt(bytes) + " distinct bytes at " + fmt(gbps) + " GB/s (" + fmt(inflight) +
-                                   " bytes in flight an SM)"});
+    double share = double(activeSms) / sms;
+    double readGBps = dram.at(inflight) * share;
+    double us = readBytes / (readGBps * 1e3);
+    std::string basis = fmt(readBytes) + " bytes read at " + fmt(readGBps) + " GB/s (" + fmt(inflight) +
+                        " bytes in flight an SM)";
+    if (writeBytes > 0 && !copy.empty()) {
+      double x0 = copy.points.front().first;
+      double copyGBps = (inflight >= x0 ? copy.at(inflight) : copy.at(x0) * dram.at(inflight) / dram.at(x0)) * share;
+      double copyUs = (readBytes + writeBytes) / (copyGBps * 1e3);
+      if (copyUs > us) {
+        us = copyUs;
+        basis = fmt(readBytes + writeBytes) + " bytes read and written at " + fmt(copyGBps) + " GB/s (" +
+                fmt(inflight) + " bytes in flight an SM)";
+      }
+    }
+    cost.components.push_back({"dram", us, basis});
   } else {
     cost.assumptions.push_back("the profile has no DRAM bandwidth curve: DRAM time left out");
   }
@@ -313,10 +408,12 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
 
   // --- constant cache ---
   if (constantAddresses > 0) {
-    if (auto c = p.find("constant_throughput_vs_addresses", "requests_per_clk_per_sm", {{"distinct_addresses", 1}}))
-      cost.components.push_back({"constant", cyclesToUs(constantAddresses * blocks / c->median),
+    // One replay a distinct address: warp requests of one address a clock
+    // is the rate of addresses (constant_throughput_vs_addresses).
+    if (auto c = p.constantRequestsPerClk(1))
+      cost.components.push_back({"constant", cyclesToUs(constantAddresses * blocks / *c),
                                  fmt(constantAddresses * blocks) + " constant-cache addresses an SM at " +
-                                     fmt(c->median) + " a clock"});
+                                     fmt(*c) + " a clock"});
     else
       cost.assumptions.push_back("the profile has no constant-cache throughput: constant time left out");
   }
@@ -325,13 +422,24 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
   double issue = cost.component("issue"), lsu = cost.component("shared") + cost.component("l1");
   double memory = std::max(cost.component("l2"), cost.component("dram"));
   double constant = cost.component("constant");
+  // Barriers split a block into stages whose loads, shared-memory work and
+  // instructions wait for each other. With one resident block an SM they
+  // are serialized (the components add, seed 003 §3); with B blocks, the
+  // others' stages fill a share of the wait: 1/B of what does not overlap
+  // is left (the seed notes that assuming full overlap under-estimates).
+  double largest = std::max({issue, lsu, memory, constant});
+  double rest = issue + lsu + memory + constant - largest;
   cost.serialized = occ.blocksPerSm == 1 && w.barriers > 0;
-  if (cost.serialized) {
-    cost.timeUs = issue + lsu + memory + constant;
-    cost.assumptions.push_back("one block an SM with barriers: loads, shared-memory work and instructions "
-                               "of one stage wait for each other, so the components are added (seed 003 §3)");
+  if (w.barriers > 0 && occ.blocksPerSm >= 1) {
+    cost.timeUs = largest + rest / occ.blocksPerSm;
+    cost.assumptions.push_back(cost.serialized
+                                   ? "one block an SM with barriers: its stages wait for each other, so the "
+                                     "components are added (seed 003 §3)"
+                                   : "barriers: " + std::to_string(occ.blocksPerSm) +
+                                         " blocks an SM overlap each other's stages; 1/" +
+                                         std::to_string(occ.blocksPerSm) + " of the other components is added");
   } else {
-    cost.timeUs = std::max({issue, lsu, memory, constant});
+    cost.timeUs = largest;
   }
   // The largest of the overlapping groups, named by its larger part.
   auto larger = [&](const char *a, const char *b) { return cost.component(a) >= cost.component(b) ? a : b; };

@@ -69,8 +69,84 @@ std::string loopName(const LoopInfo &l) {
   return s;
 }
 
-// Every loop's trip count at the stated values, thread 0 of block 0, the
-// other loops at their first iteration.
+// The part of a loop condition the analyzer can evaluate when the rest reads
+// data: `j >= 0` of `j >= 0 && win[j] > v` (an upper bound on the trips).
+ExprRef countedConjunct(const ExprRef &cond) {
+  if (!cond || cond->isKnown())
+    return nullptr;
+  if (cond->op != ExprOp::LAnd || cond->operands.size() != 2)
+    return nullptr;
+  for (const ExprRef &side : cond->operands)
+    if (side->isKnown())
+      return side;
+  for (const ExprRef &side : cond->operands)
+    if (ExprRef inner = countedConjunct(side))
+      return inner;
+  return nullptr;
+}
+
+// The trip count of `rec` averaged over the iterations of the other loops
+// its bounds read (a triangular `for (j = 0; j < i; ...)`), those at most
+// `maxCombos` combinations; `dependsOn` their trip counts.
+std::optional<double> averageTrips(const LoopRecurrence &rec, Binding b, const ModeledKernel &k,
+                                   const std::vector<std::optional<double>> &trips, int64_t maxStepped,
+                                   bool &capped) {
+  std::vector<std::shared_ptr<const LoopRecurrence>> reads;
+  for (const ExprRef &e : {rec.cond, rec.init, rec.step})
+    if (e)
+      e->collectLoops(reads);
+  std::vector<std::pair<int, int64_t>> outer; // loop id, its trips
+  for (auto &r : reads) {
+    if (r->loopId == rec.loopId)
+      continue;
+    auto at = std::find_if(k.loopRecurrences.begin(), k.loopRecurrences.end(),
+                           [&](auto &x) { return x && x->loopId == r->loopId; });
+    size_t idx = static_cast<size_t>(at - k.loopRecurrences.begin());
+    if (at == k.loopRecurrences.end() || idx >= trips.size() || !trips[idx] || *trips[idx] < 1)
+      continue;
+    if (std::none_of(outer.begin(), outer.end(), [&](auto &o) { return o.first == r->loopId; }))
+      outer.push_back({r->loopId, static_cast<int64_t>(*trips[idx])});
+  }
+  if (outer.empty())
+    return loopTripCount(rec, b, maxStepped, capped);
+  // Sample each outer loop's iterations evenly, at most 16 of each.
+  std::vector<std::vector<int64_t>> samples;
+  for (auto &[id, n] : outer) {
+    std::vector<int64_t> ks;
+    int64_t step = std::max<int64_t>(1, n / 16);
+    for (int64_t k2 = 0; k2 < n; k2 += step)
+      ks.push_back(k2);
+    samples.push_back(ks);
+  }
+  double sum = 0;
+  int counted = 0;
+  std::vector<size_t> cursor(outer.size(), 0);
+  for (int combos = 0; combos < 256; ++combos) {
+    for (size_t i = 0; i < outer.size(); ++i)
+      b.loopIter[outer[i].first] = samples[i][cursor[i]];
+    bool c = false;
+    if (auto t = loopTripCount(rec, b, maxStepped, c)) {
+      sum += *t;
+      ++counted;
+      capped = capped || c;
+    }
+    size_t i = 0;
+    for (; i < outer.size(); ++i) {
+      if (++cursor[i] < samples[i].size())
+        break;
+      cursor[i] = 0;
+    }
+    if (i == outer.size())
+      break;
+  }
+  if (!counted)
+    return std::nullopt;
+  return sum / counted;
+}
+
+// Every loop's trip count at the stated values, thread 0 of block 0, averaged
+// over the outer loops its bounds read (loops are listed outermost first, so
+// those are counted before it).
 std::vector<std::optional<double>> loopTrips(const ModeledKernel &k, const Binding &base, const TallyOptions &opts,
                                              std::vector<std::string> &assumptions) {
   std::vector<std::optional<double>> trips(k.info.loops.size());
@@ -87,7 +163,21 @@ std::vector<std::optional<double>> loopTrips(const ModeledKernel &k, const Bindi
     const auto &rec = i < k.loopRecurrences.size() ? k.loopRecurrences[i] : nullptr;
     bool capped = false;
     if (rec)
-      trips[i] = loopTripCount(*rec, b, opts.maxSteppedIterations, capped);
+      trips[i] = averageTrips(*rec, b, k, trips, opts.maxSteppedIterations, capped);
+    if (!trips[i] && rec) {
+      // A condition partly on data: at most what its counted part allows;
+      // half of that is taken (data that stops it halfway on average).
+      if (ExprRef counted = countedConjunct(rec->cond)) {
+        LoopRecurrence bound = *rec;
+        bound.cond = counted;
+        if (auto most = averageTrips(bound, b, k, trips, opts.maxSteppedIterations, capped)) {
+          trips[i] = *most / 2;
+          assumptions.push_back(loopName(li) + " stops on data ('" + li.bound + "'): at most " +
+                                std::to_string(int64_t(std::lround(*most))) + " iterations, taken as half");
+          continue;
+        }
+      }
+    }
     if (!trips[i])
       assumptions.push_back(loopName(li) + " runs a number of times the analyzer cannot count (" +
                             (li.bound.empty() ? std::string("no condition") : "'" + li.bound + "'") +
@@ -244,6 +334,9 @@ KernelWork tallyKernelWork(const ModeledKernel &k, const EvaluationOptions &eo, 
     const MemoryAccess &f = a.fact;
     if (f.space == AddressSpace::Generic) {
       w.notCounted = "unknown address space";
+    } else if (f.space == AddressSpace::Constant && a.foldedConstant) {
+      // A constexpr or const value the compiler folds: no memory access.
+      w.notCounted = "a compile-time constant";
     } else if (f.space == AddressSpace::Local) {
       // A private array element: each thread's own copy, interleaved by the
       // compiler so that a warp's access of one element is contiguous.
@@ -255,6 +348,24 @@ KernelWork tallyKernelWork(const ModeledKernel &k, const EvaluationOptions &eo, 
       bool placed = f.indexKnown && countEnumerated(a, block, eo, work.loopTrips, k, opts, w);
       if (placed) {
         w.counted = true;
+      } else if (f.space == AddressSpace::Constant && a.guarded.extentBytes > 0 && f.widthBytes > 0) {
+        // A table read at data-dependent indices: the lanes' indices taken
+        // as independent and uniform over its elements, the expected number
+        // of distinct addresses a warp.
+        w.multiplier = 1;
+        for (int loop : a.enclosingLoops)
+          w.multiplier *= tripsOf(work.loopTrips, loop);
+        countUnplaced(a, block, w, "");
+        double n = std::max(1.0, double(a.guarded.extentBytes / f.widthBytes));
+        double distinct = n * (1 - std::pow(1 - 1 / n, kWarpSize));
+        w.constantAddresses = w.warpExecutions * distinct;
+        w.counted = true;
+        w.multiplierNotes.push_back("indices from data: " + std::to_string(int(std::lround(distinct))) +
+                                    " distinct addresses a warp, as uniform random indices over the " +
+                                    std::to_string(int64_t(n)) + " elements would give");
+        work.assumptions.push_back("'" + f.text + "' reads its table at indices from data: taken as uniform random "
+                                   "over its " + std::to_string(int64_t(n)) + " elements (" +
+                                   std::to_string(int(std::lround(distinct))) + " distinct addresses a warp)");
       } else {
         w.multiplier = 1;
         for (int loop : a.enclosingLoops)
@@ -267,8 +378,12 @@ KernelWork tallyKernelWork(const ModeledKernel &k, const EvaluationOptions &eo, 
                                          "); counted as every warp, contiguous");
       }
     }
-    // A load or store and its address arithmetic.
-    work.warpInstructions += 2 * w.warpExecutions;
+    // The load or store instruction (its address arithmetic mostly folds
+    // into the addressing mode). A private array's element is a register
+    // unless the cost model puts the array in local memory; a constant is
+    // an operand.
+    if (f.space == AddressSpace::Global || f.space == AddressSpace::Shared)
+      work.warpInstructions += w.warpExecutions;
     work.accesses.push_back(std::move(w));
   }
   for (const OperationCount &c : k.operations) {

@@ -390,7 +390,10 @@ private:
     out_.info.loops.push_back(li);
     out_.loopRecurrences.push_back(std::move(counter));
     loopStack_.push_back(static_cast<int>(out_.info.loops.size()) - 1);
-    countOperation(2);
+    // A compare and a branch an iteration, but for the short constant loops
+    // nvcc unrolls fully.
+    if (!li.tripCount || *li.tripCount > 32)
+      countOperation(2);
   }
 
   // Operations of the current loop nest, for the instruction estimate.
@@ -411,10 +414,22 @@ private:
   // ones (sinf, expf, rsqrtf, ...) on the SFU. Memory accesses are counted
   // with their executions instead.
   void countExpression(const Expr *e) {
+    if (inAddress_)
+      return; // address arithmetic: folded into the access's addressing or strength-reduced
     bool fp64 = e->getType()->isSpecificBuiltinType(BuiltinType::Double);
     if (auto *bo = dyn_cast<BinaryOperator>(e)) {
-      if (bo->getOpcode() != BO_Assign && bo->getOpcode() != BO_Comma)
-        countOperation(1, 0, fp64 ? 1 : 0);
+      if (bo->getOpcode() == BO_Assign || bo->getOpcode() == BO_Comma)
+        return;
+      // a * b + c on floating point is one fused multiply-add: the add is free.
+      auto isFloatMul = [](const Expr *x) {
+        auto *m = dyn_cast<BinaryOperator>(x->IgnoreParenImpCasts());
+        return m && m->getOpcode() == BO_Mul && m->getType()->isRealFloatingType();
+      };
+      bool addLike = bo->getOpcode() == BO_Add || bo->getOpcode() == BO_Sub || bo->getOpcode() == BO_AddAssign ||
+                     bo->getOpcode() == BO_SubAssign;
+      if (addLike && bo->getType()->isRealFloatingType() && (isFloatMul(bo->getLHS()) || isFloatMul(bo->getRHS())))
+        return;
+      countOperation(1, 0, fp64 ? 1 : 0);
     } else if (auto *uo = dyn_cast<UnaryOperator>(e)) {
       if (uo->getOpcode() != UO_AddrOf && uo->getOpcode() != UO_Deref && uo->getOpcode() != UO_Plus)
         countOperation(1, 0, fp64 ? 1 : 0);
@@ -463,9 +478,12 @@ private:
   }
 
   void addressOperands(const Expr *e) {
+    bool saved = inAddress_;
+    inAddress_ = true;
     for (const Stmt *child : e->children())
       if (auto *ce = dyn_cast_or_null<Expr>(child))
         expr(ce, Use::None);
+    inAddress_ = saved;
   }
 
   void record(const Expr *target, const MemoryRef &ref, Use use, int64_t width) {
@@ -483,7 +501,9 @@ private:
     f.indexText = ref.byteOffset->str();
     f.indexKnown = ref.byteOffset->isKnown();
     f.callChain = callChain_;
-    std::string key = f.base + "|" + f.indexText + "|" + std::to_string(f.loc.line) + "|" +
+    // An index the analyzer cannot express is told apart by its text
+    // (`c[p.x]` and `c[p.y]` are two reads).
+    std::string key = f.base + "|" + (f.indexKnown ? f.indexText : f.text) + "|" + std::to_string(f.loc.line) + "|" +
                       std::to_string(f.isWrite) + std::to_string(width);
     for (auto &c : callChain_)
       key += "|" + std::to_string(c.line) + ":" + std::to_string(c.column);
@@ -507,6 +527,10 @@ private:
     }
     a.region = region_;
     a.enclosingLoops = loopStack_;
+    if (auto *v = dyn_cast_or_null<VarDecl>(ref.root); v && ref.space == AddressSpace::Constant) {
+      auto *attr = v->getAttr<CUDAConstantAttr>();
+      a.foldedConstant = v->isConstexpr() || (attr && attr->isImplicit());
+    }
     out_.accesses.push_back(std::move(a));
   }
 
@@ -656,6 +680,7 @@ private:
   ModeledKernel &out_;
   std::vector<ExprRef> guards_;
   std::vector<int> loopStack_; // the loops around the current point (indices into info.loops)
+  bool inAddress_ = false;     // walking an access's address operands (not counted as operations)
   int region_ = 0; // see ModeledAccess::region
   WalkState &state_;
   std::vector<SourceLocation> callChain_;

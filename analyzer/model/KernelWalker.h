@@ -32,6 +32,10 @@ struct ModeledAccess {
   // The loops around it, outermost first (indices into KernelInfo::loops):
   // how many times it runs (analyzer/cost/WorkTally.cpp).
   std::vector<int> enclosingLoops;
+  // A read of a constexpr or implicitly __constant__ const variable: a value
+  // the compiler folds or puts in an instruction's constant-bank operand,
+  // not a memory request.
+  bool foldedConstant = false;
 };
 
 struct ModeledKernel {

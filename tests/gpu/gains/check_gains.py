@@ -74,18 +74,23 @@ def prediction(cost, applied):
     return None, "not every applied rule has a priced finding"
 
 
-def ncu_dominant(csv, kernel):
+def ncu_throughputs(csv, kernel):
     if not csv or not os.path.exists(os.path.join(ROOT, csv)):
-        return None
+        return {}
     ks = ncu_kernels.read_kernels(os.path.join(ROOT, csv))
     stats = ks.get(kernel)
     if not stats:
-        return None
+        return {}
     vals = {}
     for comp, metric in NCU_COMPONENTS:
         v = stats.weighted_mean(metric)
         if v is not None:
             vals[comp] = v
+    return vals
+
+
+def ncu_dominant(csv, kernel):
+    vals = ncu_throughputs(csv, kernel)
     if not vals:
         return None
     top = max(vals, key=vals.get)
@@ -116,6 +121,7 @@ def main():
     ap.add_argument("--min-within", type=float, default=None,
                     help="least share of pairs within 15%% (default: the recorded floor)")
     ap.add_argument("--min-bottleneck", type=float, default=None)
+    ap.add_argument("--components", action="store_true", help="also print each kernel's component shares beside ncu's")
     args = ap.parse_args()
     floors = json.load(open(os.path.join(HERE, "floors.json"))) if os.path.exists(os.path.join(HERE, "floors.json")) else {}
     min_within = args.min_within if args.min_within is not None else floors.get("within_15", 0.0)
@@ -126,6 +132,8 @@ def main():
     new_recorded = []
     for group, pairs in (("examples", load("examples.json")), ("real", load("real.json"))):
         for p in pairs:
+            if p.get("scored") is False:
+                continue  # not a finding's change (examples.json says why)
             before_kernel, after_kernel = p["kernels"][0], p["kernels"][-1]
             applied = [a["rule"] if isinstance(a, dict) else a for a in p.get("applied", [])]
             applied = sorted(set(applied))
@@ -134,7 +142,7 @@ def main():
                 meas = meas.get(before_kernel)
             source = p.get("source")
             live = group == "examples" or (p.get("staged_source") and os.path.exists(os.path.join(ROOT, p["staged_source"])))
-            pred, why, model_bottleneck = None, "", None
+            pred, why, model_bottleneck, cost = None, "", None, None
             if live:
                 src = source if group == "examples" else p["staged_source"]
                 extra = p.get("warplint_flags", [])
@@ -159,6 +167,8 @@ def main():
             if model_bottleneck and ncu_top:
                 row["model_bottleneck"], row["ncu_dominant"] = model_bottleneck, ncu_top
                 bottlenecks.append(model_bottleneck == ncu_top)
+            row["model_fractions"] = (cost or {}).get("fractions", {}) if live else {}
+            row["ncu_pct"] = ncu_throughputs(p.get("before_csv"), before_kernel)
             rows.append(row)
 
     if args.record_real:
@@ -174,6 +184,13 @@ def main():
         b = "%s/%s" % (r.get("model_bottleneck"), r.get("ncu_dominant")) if "ncu_dominant" in r else "-"
         print("%-8s %-24s %-28s %9s %9s %7s %s%s" % (r["group"], r["pair"], r["kernel"][:28], m, pr, w, b,
                                                    "" if r["predicted"] else "  (" + r["why"] + ")"))
+    if args.components:
+        print("\nper kernel as written: the model's share of each component | ncu's % of peak")
+        for r in rows:
+            mf, nc = r.get("model_fractions") or {}, r.get("ncu_pct") or {}
+            print("%-24s %s | %s" % (r["pair"], " ".join("%s %3.0f" % (c, 100 * mf.get(c, 0)) for c in
+                                                          ("issue", "shared", "l1", "l2", "dram", "constant")),
+                                    " ".join("%s %3.0f" % (c, nc.get(c, 0)) for c in ("issue", "shared", "l1", "l2", "dram"))))
     priced = [r for r in rows if "within_15" in r]
     within = sum(r["within_15"] for r in priced)
     swapped = [r["pair"] for r in priced if r["swapped"]]
