@@ -63,7 +63,8 @@ const FileSettings *FileSettingsResolver::settingsFor(const std::string &configP
     s->rules.warningsAsErrors = c->warningsAsErrors;
   }
   s->ctx.assumeNoAlias = cli_.assumeNoAlias || (c && c->assumeNoAlias.value_or(false));
-  s->minGain = cli_.minGain ? *cli_.minGain : c && c->minGain ? *c->minGain : 0.0;
+  // No --min-gain and no min-gain: nothing is hidden, a predicted loss included.
+  s->minGain = cli_.minGain ? *cli_.minGain : c && c->minGain ? *c->minGain : -1e300;
   s->failMinGain = cli_.failMinGain ? *cli_.failMinGain : c && c->failMinGain ? *c->failMinGain : kDefaultFailMinGain;
   std::string profileError;
   s->ctx.profile = profile(profileName, profileError);

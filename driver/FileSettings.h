@@ -19,7 +19,7 @@ struct FileSettings {
   const ProjectConfig *config = nullptr; // null: no config file applies
   RuleContext ctx;
   RuleOptions rules;
-  double minGain = 0;                         // percent: findings predicted below it are not shown
+  double minGain = -1e300;                    // percent: findings predicted below it are not shown (none by default)
   double failMinGain = kDefaultFailMinGain;   // percent: findings predicted below it do not fail the run
 };
 
