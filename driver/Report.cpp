@@ -42,7 +42,7 @@ static Severity severityOf(const Finding &f) {
 }
 
 int exitStatus(const AnalysisResults &results, const std::vector<Finding> &findings, Severity failOn) {
-  return exitStatus(results, findings, failOn, [](const Finding &) { return -1e300; }); // no gain counts
+  return exitStatus(results, findings, failOn, [](const Finding &) { return 0.0; }); // every finding counts
 }
 
 int exitStatus(const AnalysisResults &results, const std::vector<Finding> &findings, Severity failOn,
@@ -54,8 +54,9 @@ int exitStatus(const AnalysisResults &results, const std::vector<Finding> &findi
     if (f.suppression || severityOf(f) < failOn)
       continue;
     auto gain = predictedGainPercent(f);
-    if (gain && *gain < failMinGain(f))
-      continue; // predicted to be worth too little to fail a run
+    double floor = failMinGain(f);
+    if (gain && floor > 0 && *gain < floor)
+      continue; // predicted to be worth too little to fail a run (0 or less: every finding counts)
     return 1;
   }
   return 0;

@@ -155,10 +155,12 @@ void printExplain(std::ostream &os, const AnalysisResults &results, const std::v
         os << "block " << k.blockShapes.front().str()
            << (k.blockShapeAssumed ? " assumed (no launch site with a constant shape)" : " from the " + k.blockShapeSource);
       os << "\n";
-      if (const KernelCostReport *cost = gains ? gains->forKernel(ui, ki) : nullptr)
-        printCost(os, *cost, findings);
+      const KernelCostReport *cost = gains ? gains->forKernel(ui, ki) : nullptr;
       if (k.dataObjects.empty()) {
-        os << "  no data objects\n\n";
+        os << "  no data objects\n";
+        if (cost)
+          printCost(os, *cost, findings);
+        os << "\n";
         continue;
       }
       std::vector<std::vector<std::string>> rows{{"object", "space", "class", "accesses", "guidelines", "findings"}};
@@ -171,6 +173,8 @@ void printExplain(std::ostream &os, const AnalysisResults &results, const std::v
       os << "  evidence:\n";
       for (const DataObject &o : k.dataObjects)
         os << "    " << o.name << ": " << (o.evidence.empty() ? "-" : joined(o.evidence, "; ")) << "\n";
+      if (cost)
+        printCost(os, *cost, findings);
       os << "\n";
     }
 }

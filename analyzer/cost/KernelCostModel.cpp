@@ -183,7 +183,7 @@ double loadBytesPerThread(const KernelInfo &k, const KernelWork &w) {
   std::map<int, double> byRegion;
   for (const AccessWork &a : w.accesses) {
     const MemoryAccess &f = k.accesses[a.access];
-    if (f.space != AddressSpace::Global || !f.isRead || a.warpExecutions <= 0)
+    if ((f.space != AddressSpace::Global && f.space != AddressSpace::Generic) || !f.isRead || a.warpExecutions <= 0)
       continue;
     double unrolled = 1;
     for (auto it = a.loops.rbegin(); it != a.loops.rend(); ++it) {
@@ -266,7 +266,10 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
   std::map<std::string, double> loadFootprint, storeFootprint; // per base: the widest access's distinct sectors
   for (const AccessWork &a : w.accesses) {
     const MemoryAccess &f = k.accesses[a.access];
-    AddressSpace space = opts.constantAsGlobal.count(a.access) ? AddressSpace::Global : f.space;
+    // Untraced memory (AccessWork::notCounted says so) is priced as global.
+    AddressSpace space = opts.constantAsGlobal.count(a.access) || f.space == AddressSpace::Generic
+                             ? AddressSpace::Global
+                             : f.space;
     switch (space) {
     case AddressSpace::Shared:
       sharedWavefronts += a.wavefronts;

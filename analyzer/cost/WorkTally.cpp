@@ -274,11 +274,14 @@ bool countEnumerated(const ModeledAccess &a, const BlockShape &block, const Eval
       w.wavefronts += c.wavefronts;
       w.idealWavefronts += c.idealWavefronts;
     } else if (a.fact.space == AddressSpace::Constant) {
+      // One address a request is a constant-bank operand or a single LDC:
+      // only a request that spreads over several addresses is serialized.
       std::set<int64_t> distinct;
       for (int l = 0; l < kWarpSize; ++l)
         if (lanes.active[l])
           distinct.insert(lanes.address[l]);
-      w.constantAddresses += double(distinct.size());
+      if (distinct.size() > 1)
+        w.constantAddresses += double(distinct.size());
     } else {
       SectorsPerRequest s = globalSectors(lanes);
       w.sectors += s.sectors;
@@ -314,6 +317,11 @@ KernelWork tallyKernelWork(const ModeledKernel &k, const EvaluationOptions &eo, 
   }
   Binding base = blockBinding(block, eo);
   work.loopTrips = loopTrips(k, base, opts, work.assumptions);
+  bool scalarParams = std::any_of(k.info.params.begin(), k.info.params.end(),
+                                  [](const ParamInfo &p) { return !p.isPointer; });
+  if (scalarParams)
+    work.assumptions.push_back("scalar parameters taken as " + std::to_string(eo.symbolicValue) +
+                               ": times are for that size; the ratios are computed at it");
   work.barriers = k.barriers;
   for (const ArrayInfo &arr : k.info.arrays)
     if (arr.space == AddressSpace::Shared && !arr.isExtern) {
@@ -333,7 +341,12 @@ KernelWork tallyKernelWork(const ModeledKernel &k, const EvaluationOptions &eo, 
     w.region = a.region;
     const MemoryAccess &f = a.fact;
     if (f.space == AddressSpace::Generic) {
-      w.notCounted = "unknown address space";
+      // Memory the analyzer could not trace (a pointer moved by `p += ...`,
+      // passed through helpers): priced as contiguous global traffic, so that
+      // the kernel's memory time is not left out.
+      for (int loop : a.enclosingLoops)
+        w.multiplier *= tripsOf(work.loopTrips, loop);
+      countUnplaced(a, block, w, "memory the analyzer could not trace: counted as every warp, contiguous global");
     } else if (f.space == AddressSpace::Constant && a.foldedConstant) {
       // A constexpr or const value the compiler folds: no memory access.
       w.notCounted = "a compile-time constant";
@@ -382,7 +395,7 @@ KernelWork tallyKernelWork(const ModeledKernel &k, const EvaluationOptions &eo, 
     // into the addressing mode). A private array's element is a register
     // unless the cost model puts the array in local memory; a constant is
     // an operand.
-    if (f.space == AddressSpace::Global || f.space == AddressSpace::Shared)
+    if (f.space == AddressSpace::Global || f.space == AddressSpace::Shared || f.space == AddressSpace::Generic)
       work.warpInstructions += w.warpExecutions;
     work.accesses.push_back(std::move(w));
   }

@@ -50,7 +50,7 @@ __global__ void addedLater(float *out) {
   out[threadIdx.x] = s[0][threadIdx.x];
 }
 CU
-run_warplint check --no-cuda-toolkit t.cu --baseline base.json
+run_warplint check --no-cuda-toolkit t.cu --baseline base.json --fail-min-gain 0
 expect_rc 1
 grep -q "\[shared-bank-conflict\]" "$OUT" || fail "the new finding was hidden"
 [ "$(grep -c ': warning: ' "$OUT")" -eq 1 ] || fail "more than the new finding reported"

@@ -3,7 +3,8 @@
 # binary, or text that gives nothing but compile errors and not one
 # declaration) is an error for that file, exit 2, never "no findings"; the
 # other files are still reported. --fail-on sets the least severe finding
-# that exits 1 (default: note, any finding); suppressed findings never do.
+# that exits 1 (default: note, any finding); suppressed findings never do,
+# nor do findings predicted to gain less than --fail-min-gain (default 5%).
 . "$(dirname "$0")/lib.sh"
 set -e
 
@@ -54,10 +55,26 @@ expect_output "no findings"
 cat > notes.cu <<'CU'
 __global__ void copy(float *out, float *in) { out[threadIdx.x] = in[threadIdx.x]; }
 CU
-STEP="fail-on default"
+STEP="fail-on default, a finding predicted to gain under 5%"
 run_warplint check notes.cu --no-cuda-toolkit --color=never
-expect_rc 1
+expect_rc 0
 expect_output "[readonly-param]"
+expect_output "no change the model can see (~1.00x)"
+STEP="--fail-min-gain 0: every finding fails"
+run_warplint check notes.cu --no-cuda-toolkit --color=never --fail-min-gain 0
+expect_rc 1
+STEP="fail-min-gain: 0 in .warplint.yaml"
+printf 'fail-min-gain: 0\n' > gain.yaml
+run_warplint check notes.cu --no-cuda-toolkit --color=never --config gain.yaml
+expect_rc 1
+STEP="--fail-min-gain bad value"
+run_warplint check notes.cu --fail-min-gain lots
+expect_rc 2
+expect_output "invalid value 'lots' for --fail-min-gain"
+STEP="--min-gain hides findings predicted below it"
+run_warplint check notes.cu --no-cuda-toolkit --color=never --min-gain 10 --fail-min-gain 0
+expect_rc 0
+expect_output "1 finding predicted below --min-gain not shown"
 STEP="fail-on warning, notes only"
 run_warplint check notes.cu --no-cuda-toolkit --color=never --fail-on warning
 expect_rc 0

@@ -50,12 +50,17 @@ TEST(ProjectConfig, EmptyFileAndDisableOnly) {
 TEST(ProjectConfig, ProfileFileIsRelativeToTheConfig) {
   EXPECT_EQ(parsed("profile: profiles/mine.json\n").profile, "/p/profiles/mine.json");
   EXPECT_EQ(parsed("profile: /abs/mine.json\n").profile, "/abs/mine.json");
+  EXPECT_EQ(*parsed("min-gain: 12.5\n").minGain, 12.5);
+  EXPECT_EQ(*parsed("fail-min-gain: 0\n").failMinGain, 0.0);
+  EXPECT_FALSE(parsed("profile: h200\n").minGain.has_value());
 }
 
 TEST(ProjectConfig, ErrorsNameFileLineAndColumn) {
   EXPECT_EQ(parseError("enable: [shared-bank-conflict]\nfoo: 1\n"),
             "/p/.warplint.yaml:2:1: unknown key 'foo' (known: enable, disable, profile, exclude, "
-            "warnings-as-errors, rules)");
+            "warnings-as-errors, min-gain, fail-min-gain, rules)");
+  EXPECT_EQ(parseError("min-gain: lots\n"),
+            "/p/.warplint.yaml:1:11: min-gain: expected a percentage (0 to 1000), got 'lots'");
   EXPECT_EQ(parseError("disable:\n  - shared-bank\n").substr(0, 58),
             "/p/.warplint.yaml:2:5: unknown rule id 'shared-bank' (know");
   EXPECT_NE(parseError("warnings-as-errors: most\n").find(":1:21: warnings-as-errors: expected 'all'"),

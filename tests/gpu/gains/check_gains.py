@@ -101,6 +101,14 @@ def ncu_dominant(csv, kernel):
     return top
 
 
+# The seed's three parts of the machine, which the bottleneck is compared at:
+# the instruction pipeline, the L1TEX unit (shared wavefronts and global
+# lines pass one data pipe, which ncu's l1tex__throughput covers) and the
+# memory hierarchy beyond it (L2 and DRAM: every DRAM byte crosses L2).
+UNIT = {"issue": "issue", "shared": "l1tex", "l1": "l1tex", "l2": "memory", "dram": "memory",
+        "constant": "constant"}
+
+
 def verdicts(pred, meas):
     within = abs(pred / meas - 1) <= 0.15
     swapped = (meas > 1.3 and pred < 1.10) or (meas < 1.06 and pred > 1.10)
@@ -134,42 +142,49 @@ def main():
         for p in pairs:
             if p.get("scored") is False:
                 continue  # not a finding's change (examples.json says why)
-            before_kernel, after_kernel = p["kernels"][0], p["kernels"][-1]
             applied = [a["rule"] if isinstance(a, dict) else a for a in p.get("applied", [])]
             applied = sorted(set(applied))
-            meas = p.get("measured_speedup")
-            if isinstance(meas, dict):
-                meas = meas.get(before_kernel)
-            source = p.get("source")
-            live = group == "examples" or (p.get("staged_source") and os.path.exists(os.path.join(ROOT, p["staged_source"])))
-            pred, why, model_bottleneck, cost = None, "", None, None
+            # Two-file pairs name one kernel on both sides (or several: each
+            # is scored); a case study's pair is [before kernel, after kernel].
+            kernels = p["kernels"] if group == "real" else p["kernels"][:1]
+            live = group == "examples" or bool(p.get("staged_source") and
+                                                os.path.exists(os.path.join(ROOT, p["staged_source"])))
+            report = None
             if live:
-                src = source if group == "examples" else p["staged_source"]
-                extra = p.get("warplint_flags", [])
-                report = analyze(args.warplint, src, extra, cache)
-                cost = cost_of(report, before_kernel)
-                pred, why = prediction(cost, applied)
-                model_bottleneck = cost.get("bottleneck") if cost else None
-                if group == "real" and args.record_real:
-                    new_recorded.append({"pair": p["pair"], "predicted": pred, "why": why,
-                                         "bottleneck": model_bottleneck, "cost": cost})
-            elif p["pair"] in recorded:
-                r = recorded[p["pair"]]
-                pred, why, model_bottleneck = r.get("predicted"), r.get("why", ""), r.get("bottleneck")
-                why = why or "recorded prediction"
-            else:
-                why = "sources not staged and no recorded prediction"
-            row = {"group": group, "pair": p["pair"], "kernel": before_kernel, "applied": applied,
-                   "measured": meas, "predicted": pred, "why": why, "live": bool(live)}
-            if pred and meas:
-                row["within_15"], row["swapped"] = verdicts(pred, meas)
-            ncu_top = ncu_dominant(p.get("before_csv"), before_kernel)
-            if model_bottleneck and ncu_top:
-                row["model_bottleneck"], row["ncu_dominant"] = model_bottleneck, ncu_top
-                bottlenecks.append(model_bottleneck == ncu_top)
-            row["model_fractions"] = (cost or {}).get("fractions", {}) if live else {}
-            row["ncu_pct"] = ncu_throughputs(p.get("before_csv"), before_kernel)
-            rows.append(row)
+                src = p["source"] if group == "examples" else p["staged_source"]
+                report = analyze(args.warplint, src, p.get("warplint_flags", []), cache)
+            for kernel in kernels:
+                meas = p.get("measured_speedup")
+                if isinstance(meas, dict):
+                    meas = meas.get(kernel)
+                if meas is None:
+                    continue
+                label = p["pair"] if len(kernels) == 1 else "%s:%s" % (p["pair"], kernel)
+                pred, why, model_bottleneck, cost = None, "", None, None
+                if report is not None:
+                    cost = cost_of(report, kernel)
+                    pred, why = prediction(cost, applied)
+                    model_bottleneck = cost.get("bottleneck") if cost else None
+                    if group == "real" and args.record_real:
+                        new_recorded.append({"pair": label, "predicted": pred, "why": why,
+                                             "bottleneck": model_bottleneck, "cost": cost})
+                elif label in recorded:
+                    r = recorded[label]
+                    pred, why, model_bottleneck = r.get("predicted"), r.get("why", ""), r.get("bottleneck")
+                    why = why or "recorded prediction"
+                else:
+                    why = "sources not staged and no recorded prediction"
+                row = {"group": group, "pair": label, "kernel": kernel, "applied": applied,
+                       "measured": meas, "predicted": pred, "why": why, "live": live}
+                if pred and meas:
+                    row["within_15"], row["swapped"] = verdicts(pred, meas)
+                ncu_top = ncu_dominant(p.get("before_csv"), kernel)
+                if model_bottleneck and ncu_top:
+                    row["model_bottleneck"], row["ncu_dominant"] = model_bottleneck, ncu_top
+                    bottlenecks.append(UNIT.get(model_bottleneck) == UNIT.get(ncu_top))
+                row["model_fractions"] = (cost or {}).get("fractions", {})
+                row["ncu_pct"] = ncu_throughputs(p.get("before_csv"), kernel)
+                rows.append(row)
 
     if args.record_real:
         with open(os.path.join(HERE, "real_predictions.json"), "w") as fh:
@@ -198,7 +213,7 @@ def main():
     agree = sum(bottlenecks) / len(bottlenecks) if bottlenecks else 0.0
     print("\npairs priced: %d of %d; within 15%%: %d (%.0f%%); swapped verdicts: %d %s" %
           (len(priced), len(rows), within, 100 * share, len(swapped), swapped))
-    print("bottleneck agrees with ncu's dominant throughput: %d of %d kernels (%.0f%%)" %
+    print("bottleneck agrees with ncu's dominant throughput (issue | L1TEX | L2+DRAM): %d of %d kernels (%.0f%%)" %
           (sum(bottlenecks), len(bottlenecks), 100 * agree))
     if args.json:
         with open(args.json, "w") as fh:

@@ -1,7 +1,7 @@
-// RUN: %not %warplint check %s --explain --color=never 2>/dev/null | %FileCheck %s
-// RUN: %not %warplint check %s --format json | %FileCheck %s --check-prefix=JSON
+// RUN: %not %warplint check --fail-min-gain 0 %s --explain --color=never 2>/dev/null | %FileCheck %s
+// RUN: %not %warplint check --fail-min-gain 0 %s --format json | %FileCheck %s --check-prefix=JSON
 // RUN: %warplint check %s --dump-model | %FileCheck %s --check-prefix=MODEL
-// RUN: %not %warplint check %s --explain --format json 2>&1 | %FileCheck %s --check-prefix=USAGE
+// RUN: %not %warplint check --fail-min-gain 0 %s --explain --format json 2>&1 | %FileCheck %s --check-prefix=USAGE
 // USAGE: --explain prints a text table; JSON reports and --dump-model already carry the classification
 
 // The classification of seed 000's Fig. 14, one table per kernel.

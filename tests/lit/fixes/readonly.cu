@@ -1,14 +1,14 @@
 // readonly-param fixes: const where every use only reads, __restrict__ only
 // with distinct allocations at every launch (or --assume-no-alias).
 // RUN: grep -v CHECK- %s > %t.cu
-// RUN: %not %warplint check %t.cu --rules readonly-param --fix --color=never > %t.log 2>&1
+// RUN: %not %warplint check --fail-min-gain 0 %t.cu --rules readonly-param --fix --color=never > %t.log 2>&1
 // RUN: %FileCheck --input-file=%t.cu %s --check-prefix=CHECK-FIXES
 // RUN: %FileCheck --input-file=%t.log %s --check-prefix=CHECK-LOG
 // RUN: cp %t.cu %t.again.cu
-// RUN: %not %warplint check %t.again.cu --rules readonly-param --fix --color=never
+// RUN: %not %warplint check --fail-min-gain 0 %t.again.cu --rules readonly-param --fix --color=never
 // RUN: diff %t.cu %t.again.cu
 // RUN: grep -v CHECK- %s > %t.noalias.cu
-// RUN: %not %warplint check %t.noalias.cu --rules readonly-param --fix --assume-no-alias --color=never > %t.noalias.log 2>&1
+// RUN: %not %warplint check --fail-min-gain 0 %t.noalias.cu --rules readonly-param --fix --assume-no-alias --color=never > %t.noalias.log 2>&1
 // RUN: %FileCheck --input-file=%t.noalias.cu %s --check-prefix=CHECK-NOALIAS
 
 #include <cuda_runtime.h>

@@ -6,14 +6,14 @@
 // the reason.
 // RUN: rm -rf %t && mkdir -p %t && cp %S/Inputs/redecl/scale_kernels.cuh %t/
 // RUN: cp %s %t/main.cu
-// RUN: cd %t && %not %warplint check main.cu --rules readonly-param --fix --color=never > fix.out 2> fix.log
+// RUN: cd %t && %not %warplint check --fail-min-gain 0 main.cu --rules readonly-param --fix --color=never > fix.out 2> fix.log
 // RUN: %FileCheck --input-file=%t/main.cu %s --check-prefix=CHECK-FIXES
 // RUN: %FileCheck --input-file=%t/scale_kernels.cuh %s --check-prefix=CHECK-HEADER
 // RUN: %FileCheck --input-file=%t/fix.log %s --check-prefix=CHECK-LOG
 // RUN: %FileCheck --input-file=%t/fix.out %s --check-prefix=CHECK-OUT
 // A second --fix finds nothing more to change.
 // RUN: cp %t/main.cu %t/main.first.cu && cp %t/scale_kernels.cuh %t/first.cuh
-// RUN: cd %t && %not %warplint check main.cu --rules readonly-param --fix --color=never
+// RUN: cd %t && %not %warplint check --fail-min-gain 0 main.cu --rules readonly-param --fix --color=never
 // RUN: diff %t/main.first.cu %t/main.cu && diff %t/first.cuh %t/scale_kernels.cuh
 
 #include <cuda_runtime.h>

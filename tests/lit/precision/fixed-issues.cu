@@ -2,7 +2,7 @@
 // found (tests/lit/precision/FINDINGS.md, KI-1 to KI-6). Each case states the
 // hand-computed ground truth; "ACTUAL" records what warplint printed before
 // the fix.
-// RUN: %not %warplint check %s --color=never 2>&1 | %FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not=warning: --implicit-check-not=error:
+// RUN: %not %warplint check --fail-min-gain 0 %s --color=never 2>&1 | %FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not=warning: --implicit-check-not=error:
 
 // ---- KI-1 (false positive, global-uncoalesced): misalignment alone -------
 // A byte stream read one element back. The warp reads 32 contiguous bytes that

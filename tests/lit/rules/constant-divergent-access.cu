@@ -1,7 +1,7 @@
-// RUN: %not %warplint check %s --rules constant-divergent-access --color=never 2>&1 | %FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not=warning: --implicit-check-not=error:
-// RUN: %not %warplint check %s --rules constant-divergent-access --no-cuda-toolkit --color=never 2>&1 | %FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not=warning: --implicit-check-not=error:
+// RUN: %not %warplint check --fail-min-gain 0 %s --rules constant-divergent-access --color=never 2>&1 | %FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not=warning: --implicit-check-not=error:
+// RUN: %not %warplint check --fail-min-gain 0 %s --rules constant-divergent-access --no-cuda-toolkit --color=never 2>&1 | %FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not=warning: --implicit-check-not=error:
 // The SARIF report carries the rule's metadata and a result naming it.
-// RUN: %not %warplint check %s --rules constant-divergent-access --format sarif | %FileCheck %s --check-prefix=SARIF
+// RUN: %not %warplint check --fail-min-gain 0 %s --rules constant-divergent-access --format sarif | %FileCheck %s --check-prefix=SARIF
 // SARIF: "id": "constant-divergent-access"
 // SARIF: "ruleId": "constant-divergent-access"
 

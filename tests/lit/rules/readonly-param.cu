@@ -1,5 +1,5 @@
-// RUN: %not %warplint check %s --rules readonly-param --color=never 2>&1 | %FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not='note: pointer parameter'
-// RUN: %not %warplint check %s --rules readonly-param --assume-no-alias --color=never 2>&1 | %FileCheck %s --check-prefix=CHECK-NOALIAS
+// RUN: %not %warplint check --fail-min-gain 0 %s --rules readonly-param --color=never 2>&1 | %FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not='note: pointer parameter'
+// RUN: %not %warplint check --fail-min-gain 0 %s --rules readonly-param --assume-no-alias --color=never 2>&1 | %FileCheck %s --check-prefix=CHECK-NOALIAS
 
 #include <cuda_runtime.h>
 

@@ -1,10 +1,10 @@
-// RUN: %not %warplint check %s --rules shared-staging-candidate --color=never 2>&1 | %FileCheck %s --implicit-check-not=[shared-staging-candidate] --implicit-check-not=warning: --implicit-check-not=error:
-// RUN: %not %warplint check %s --rules shared-staging-candidate --no-cuda-toolkit --color=never 2>&1 | %FileCheck %s --implicit-check-not=[shared-staging-candidate] --implicit-check-not=warning: --implicit-check-not=error:
+// RUN: %not %warplint check --fail-min-gain 0 %s --rules shared-staging-candidate --color=never 2>&1 | %FileCheck %s --implicit-check-not=[shared-staging-candidate] --implicit-check-not=warning: --implicit-check-not=error:
+// RUN: %not %warplint check --fail-min-gain 0 %s --rules shared-staging-candidate --no-cuda-toolkit --color=never 2>&1 | %FileCheck %s --implicit-check-not=[shared-staging-candidate] --implicit-check-not=warning: --implicit-check-not=error:
 // The gain is bounded by the profile's L1-hit and shared-load latencies.
-// RUN: %not %warplint check %s --rules shared-staging-candidate --profile h200 --color=never 2>&1 | %FileCheck %s --check-prefix=H200
+// RUN: %not %warplint check --fail-min-gain 0 %s --rules shared-staging-candidate --profile h200 --color=never 2>&1 | %FileCheck %s --check-prefix=H200
 // H200: note: on NVIDIA H200 an L1 hit takes {{[0-9]+}} cycles and a shared-memory load {{[0-9]+}}: a repeat served from the tile is {{[0-9.]+}}x faster in latency
 // The facts behind the finding, for machines.
-// RUN: %not %warplint check %s --rules shared-staging-candidate --format json | %FileCheck %s --check-prefix=JSON
+// RUN: %not %warplint check --fail-min-gain 0 %s --rules shared-staging-candidate --format json | %FileCheck %s --check-prefix=JSON
 // JSON: "rule": "shared-staging-candidate"
 // JSON: "severity": "note"
 // JSON: "reuse_factor": 16.0

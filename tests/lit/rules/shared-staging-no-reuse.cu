@@ -1,6 +1,6 @@
-// RUN: %not %warplint check %s --rules shared-staging-no-reuse --color=never 2>&1 | %FileCheck %s --implicit-check-not=[shared-staging-no-reuse] --implicit-check-not=warning: --implicit-check-not=error:
-// RUN: %not %warplint check %s --rules shared-staging-no-reuse --no-cuda-toolkit --color=never 2>&1 | %FileCheck %s --implicit-check-not=[shared-staging-no-reuse] --implicit-check-not=warning: --implicit-check-not=error:
-// RUN: %not %warplint check %s --rules shared-staging-no-reuse --format json | %FileCheck %s --check-prefix=JSON
+// RUN: %not %warplint check --fail-min-gain 0 %s --rules shared-staging-no-reuse --color=never 2>&1 | %FileCheck %s --implicit-check-not=[shared-staging-no-reuse] --implicit-check-not=warning: --implicit-check-not=error:
+// RUN: %not %warplint check --fail-min-gain 0 %s --rules shared-staging-no-reuse --no-cuda-toolkit --color=never 2>&1 | %FileCheck %s --implicit-check-not=[shared-staging-no-reuse] --implicit-check-not=warning: --implicit-check-not=error:
+// RUN: %not %warplint check --fail-min-gain 0 %s --rules shared-staging-no-reuse --format json | %FileCheck %s --check-prefix=JSON
 // JSON: "rule": "shared-staging-no-reuse"
 // JSON: "array": "partial"
 // JSON: "element_writes": 256
