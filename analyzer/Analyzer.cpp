@@ -378,7 +378,8 @@ void evaluateKernel(ModeledKernel &k, const std::vector<size_t> &launches, const
   evaluatePaddings(k, shapes, eo);
   findNarrowAccessGroups(k, shapes, eo);
   describeDataObjects(k, eo);
-  k.info.work = std::make_shared<KernelWork>(tallyKernelWork(k, eo));
+  if (opts.countWork)
+    k.info.work = std::make_shared<KernelWork>(tallyKernelWork(k, eo));
   for (size_t i : launches)
     k.info.launchSites.push_back(unit.launches[i]);
 }

@@ -31,6 +31,9 @@ struct AnalyzerOptions {
   // Compile each unit with the toolkit's nvcc (-Xptxas -v) and record the
   // stack frame ptxas reports per kernel (analyzer/facts/PtxasFrames.h).
   bool ptxasConfirm = false;
+  // Count each block's work for the kernel cost model (analyzer/cost/);
+  // off with --no-cost-model, which also leaves findings unpriced.
+  bool countWork = true;
 };
 
 // Analyzes one translation unit on its own (launches in other units are not

@@ -232,6 +232,9 @@ ParseResult parseCheck(const std::vector<std::string> &args, size_t start) {
                                         : arg == "--fix-launch" ? o.fixLaunch : o.ptxasConfirm;
       flag = true;
       cur.next();
+    } else if (arg == "--no-cost-model") {
+      cur.next();
+      o.noCostModel = true;
     } else if (arg == "--show-suppressed") {
       cur.next();
       o.showSuppressed = true;

@@ -52,6 +52,7 @@ struct CheckOptions {
   // not make the exit status 1 (default kDefaultFailMinGain).
   std::optional<double> failMinGain;
   bool sortByGain = false;         // --sort gain: text findings by predicted gain, largest first
+  bool noCostModel = false;        // --no-cost-model: no kernel cost model, no predicted gains
 };
 
 // Below this predicted kernel gain (percent) a finding does not fail a run

@@ -115,6 +115,7 @@ AnalyzerOptions analyzerOptionsFor(const CheckOptions &o) {
   analyzerOpts.frontend.buildDir = o.buildDir;
   analyzerOpts.frontend.extraArgs = o.compilerFlags;
   analyzerOpts.ptxasConfirm = o.ptxasConfirm;
+  analyzerOpts.countWork = !o.noCostModel;
   return analyzerOpts;
 }
 

@@ -97,6 +97,8 @@ Options:
                              cost model cannot price always count
   --min-gain PCT             do not show findings whose predicted kernel gain is
                              below PCT percent (default 0: show all)
+  --no-cost-model            skip the kernel cost model: findings carry no
+                             predicted gain (and every finding fails the run)
   --sort gain|source         order text findings by predicted kernel gain,
                              largest first (default: source order)
   --show-suppressed          also print the findings NOLINT comments silence

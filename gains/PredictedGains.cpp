@@ -105,7 +105,7 @@ GainsResult attachPredictedGains(const AnalysisResults &results, std::vector<Fin
         continue;
       }
       if (!k.work || !k.work->computed) {
-        noPrediction(k.work ? k.work->notComputed : "no work counted");
+        noPrediction(k.work ? k.work->notComputed : "the cost model was not run (--no-cost-model)");
         continue;
       }
       WorkState asWritten{*k.work, {}};
