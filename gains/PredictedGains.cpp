@@ -44,7 +44,8 @@ std::string boundPhrase(const std::string &bottleneck) {
 
 std::string speedupText(double s) {
   std::ostringstream os;
-  os.precision(s < 10 ? 3 : 4);
+  os.setf(std::ios::fixed);
+  os.precision(s < 10 ? 2 : 1);
   os << "~" << s << "x";
   return os.str();
 }
