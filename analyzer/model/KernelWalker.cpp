@@ -1,4 +1,5 @@
 #include "analyzer/model/KernelWalker.h"
+#include "analyzer/model/OperationCost.h"
 #include "analyzer/model/Assignments.h"
 #include "analyzer/model/LoopRecurrences.h"
 #include "analyzer/model/OutParameters.h"
@@ -408,54 +409,16 @@ private:
     out_.operations.push_back({n, sfu, fp64, loopStack_});
   }
 
-  // What one expression node costs in instructions, roughly: an arithmetic,
-  // comparison or logical operator, a select, a conversion between integer
-  // and floating point one each; math library calls more, special-function
-  // ones (sinf, expf, rsqrtf, ...) on the SFU. Memory accesses are counted
-  // with their executions instead.
+  // The expression node's instructions (OperationCost.h), in the current loop
+  // nest; address arithmetic is not counted.
   void countExpression(const Expr *e) {
     if (inAddress_)
-      return; // address arithmetic: folded into the access's addressing or strength-reduced
-    bool fp64 = e->getType()->isSpecificBuiltinType(BuiltinType::Double);
-    if (auto *bo = dyn_cast<BinaryOperator>(e)) {
-      if (bo->getOpcode() == BO_Assign || bo->getOpcode() == BO_Comma)
-        return;
-      // a * b + c on floating point is one fused multiply-add: the add is free.
-      auto isFloatMul = [](const Expr *x) {
-        auto *m = dyn_cast<BinaryOperator>(x->IgnoreParenImpCasts());
-        return m && m->getOpcode() == BO_Mul && m->getType()->isRealFloatingType();
-      };
-      bool addLike = bo->getOpcode() == BO_Add || bo->getOpcode() == BO_Sub || bo->getOpcode() == BO_AddAssign ||
-                     bo->getOpcode() == BO_SubAssign;
-      if (addLike && bo->getType()->isRealFloatingType() && (isFloatMul(bo->getLHS()) || isFloatMul(bo->getRHS())))
-        return;
-      countOperation(1, 0, fp64 ? 1 : 0);
-    } else if (auto *uo = dyn_cast<UnaryOperator>(e)) {
-      if (uo->getOpcode() != UO_AddrOf && uo->getOpcode() != UO_Deref && uo->getOpcode() != UO_Plus)
-        countOperation(1, 0, fp64 ? 1 : 0);
-    } else if (isa<ConditionalOperator>(e)) {
-      countOperation(1);
-    } else if (auto *ice = dyn_cast<ImplicitCastExpr>(e)) {
-      if (ice->getCastKind() == CK_IntegralToFloating || ice->getCastKind() == CK_FloatingToIntegral ||
-          ice->getCastKind() == CK_FloatingCast)
-        countOperation(1, 0, fp64 ? 1 : 0);
-    } else if (auto *call = dyn_cast<CallExpr>(e)) {
-      const FunctionDecl *fd = call->getDirectCallee();
-      std::string name = fd ? fd->getNameAsString() : "";
-      if (name.rfind("__syncthreads", 0) == 0 || name == "__syncwarp" || name == "__barrier_sync") {
-        ++out_.barriers;
-        countOperation(1);
-        return;
-      }
-      static const std::set<std::string> special{
-          "sinf", "cosf", "tanf", "expf", "exp2f", "exp10f", "logf", "log2f", "log10f", "powf", "sqrtf",
-          "rsqrtf", "__sinf", "__cosf", "__expf", "__logf", "__powf", "__fdividef", "sin", "cos", "exp",
-          "log", "pow", "sqrt", "rsqrt", "tanhf", "tanh", "erff", "atanf", "atan2f", "sincosf", "cbrtf"};
-      if (special.count(name))
-        countOperation(4, 1, fp64 ? 4 : 0); // a MUFU and its range reduction
-      else if (!name.empty())
-        countOperation(1, 0, fp64 ? 1 : 0);
-    }
+      return; // folded into the access's addressing or strength-reduced
+    OperationCost c = operationCost(e);
+    if (c.barrier)
+      ++out_.barriers;
+    if (c.operations)
+      countOperation(c.operations, c.sfu, c.fp64);
   }
 
   // Records the access `lv` (a memory lvalue) if it is one, then walks the
