@@ -29,15 +29,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "driver", "verify"))
 import ncu_kernels  # noqa: E402
-
-NCU_COMPONENTS = [
-    ("issue", "sm__inst_issued.avg.pct_of_peak_sustained_elapsed"),
-    ("shared", "l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_elapsed"),
-    ("l1", "l1tex__throughput.avg.pct_of_peak_sustained_elapsed"),
-    ("l2", "lts__throughput.avg.pct_of_peak_sustained_elapsed"),
-    ("dram", "dram__throughput.avg.pct_of_peak_sustained_elapsed"),
-]
-
+# The verify mode's definitions: ncu's components and how its dominant one is
+# named, the 15% band and the 1.10x line.
+from before_after import THRESHOLD, WITHIN, component_row, dominant  # noqa: E402
 
 def analyze(warplint, source, extra, cache):
     key = (source, tuple(extra))
@@ -75,30 +69,18 @@ def prediction(cost, applied):
 
 
 def ncu_throughputs(csv, kernel):
+    """ncu's % of peak of each component of `kernel` in `csv` ({} when absent)."""
     if not csv or not os.path.exists(os.path.join(ROOT, csv)):
         return {}
-    ks = ncu_kernels.read_kernels(os.path.join(ROOT, csv))
-    stats = ks.get(kernel)
+    stats = ncu_kernels.read_kernels(os.path.join(ROOT, csv)).get(kernel)
     if not stats:
         return {}
-    vals = {}
-    for comp, metric in NCU_COMPONENTS:
-        v = stats.weighted_mean(metric)
-        if v is not None:
-            vals[comp] = v
-    return vals
+    return {c: 100 * v for c, v in component_row(stats).items() if v is not None}
 
 
 def ncu_dominant(csv, kernel):
     vals = ncu_throughputs(csv, kernel)
-    if not vals:
-        return None
-    top = max(vals, key=vals.get)
-    # l1tex__throughput counts shared wavefronts too: shared dominates it when
-    # they are most of it.
-    if top == "l1" and vals.get("shared", 0) >= 0.9 * vals["l1"]:
-        top = "shared"
-    return top
+    return dominant(vals, ncu_side=True) if vals else None
 
 
 # The seed's three parts of the machine, which the bottleneck is compared at:
@@ -110,8 +92,9 @@ UNIT = {"issue": "issue", "shared": "l1tex", "l1": "l1tex", "l2": "memory", "dra
 
 
 def verdicts(pred, meas):
-    within = abs(pred / meas - 1) <= 0.15
-    swapped = (meas > 1.3 and pred < 1.10) or (meas < 1.06 and pred > 1.10)
+    within = abs(pred / meas - 1) <= WITHIN
+    # The issue's swap: a gain clearly worth it (or clearly not) called the other.
+    swapped = (meas > 1.3 and pred < THRESHOLD) or (meas < 1.06 and pred > THRESHOLD)
     return within, swapped
 
 
