@@ -58,6 +58,7 @@ def main():
     if a.p:
         mode += ["-p", a.p]
     stopped = []
+    ratios = []
     total_w = total_f = 0.0
     print("%-40s %10s %10s %7s" % ("file", "warplint", "floor", "ratio"))
     for f in files:
@@ -72,10 +73,16 @@ def main():
             stopped.append(f)
         total_w += w
         total_f += c
+        ratios.append(w / c)
         print("%-40s %9.3fs %9.3fs %6.2fx%s" % (os.path.relpath(f, root)[-40:], w, c, w / c,
                                               " (stopped at the timeout)" if late else ""), flush=True)
     print("%-40s %9.3fs %9.3fs %6.2fx" % ("TOTAL (%s, median of %d runs each)" % ("CPU" if a.cpu else "wall", a.runs),
                                           total_w, total_f, total_w / total_f))
+    if ratios:
+        r = sorted(ratios)
+        p90 = r[min(len(r) - 1, int(round(0.9 * (len(r) - 1))))]
+        print("per-file ratio: median %.2fx, p90 %.2fx, max %.2fx over %d files; above 3x: %d" %
+              (statistics.median(r), p90, r[-1], len(r), sum(x > 3 for x in r)))
     for f in stopped:
         print("stopped at the timeout (%gs): %s" % (a.timeout, f))
 

@@ -160,13 +160,53 @@ bool ReachingValues::tracked(const VarDecl *v) const {
     return false;
   if (v->getType()->isReferenceType()) // a parameter following the caller's local
     return tr_.followsReference(v);
+  // A pointer moved by `p += e`, `p++`, `p = p + e` is followed as its offset,
+  // in elements, from where it started (the parameter's entry value, the
+  // local's initializer): `d_Src += baseY * pitch + baseX;` at a kernel's top.
+  if (v->getType()->isPointerType())
+    return !writes_.escaped.count(v);
   return v->getType()->isIntegralOrEnumerationType();
+}
+
+// The offset a pointer's write leaves it at: `p += e`, `p -= e`, `p = p + e`,
+// `p = e + p`, `p = p - e`; anything else (`p = q`) is not followed.
+static ExprRef pointerOffsetAfter(ExprTranslator &tr, const VarDecl *v, const BinaryOperator *bo) {
+  ExprRef now = tr.boundValues().lookup(v);
+  if (!now)
+    return IndexExpr::unknown("pointer '" + v->getNameAsString() + "' has no followed start");
+  auto isVar = [&](const Expr *e) {
+    auto *dre = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    return dre && dre->getDecl() == v;
+  };
+  BinaryOperatorKind k = bo->getOpcode();
+  const Expr *step = bo->getRHS();
+  if (k == BO_Assign) {
+    auto *rhs = dyn_cast<BinaryOperator>(bo->getRHS()->IgnoreParenImpCasts());
+    if (!rhs || (rhs->getOpcode() != BO_Add && rhs->getOpcode() != BO_Sub))
+      return IndexExpr::unknown("pointer '" + v->getNameAsString() + "' is assigned another pointer");
+    k = rhs->getOpcode();
+    if (isVar(rhs->getLHS()))
+      step = rhs->getRHS();
+    else if (k == BO_Add && isVar(rhs->getRHS()))
+      step = rhs->getLHS();
+    else
+      return IndexExpr::unknown("pointer '" + v->getNameAsString() + "' is assigned another pointer");
+  } else if (k == BO_AddAssign) {
+    k = BO_Add;
+  } else if (k == BO_SubAssign) {
+    k = BO_Sub;
+  } else {
+    return IndexExpr::unknown("pointer '" + v->getNameAsString() + "' is updated by an unsupported operator");
+  }
+  if (!step->getType()->isIntegralOrEnumerationType())
+    return IndexExpr::unknown("pointer '" + v->getNameAsString() + "' is moved by a non-integer");
+  return IndexExpr::make(k == BO_Add ? ExprOp::Add : ExprOp::Sub, {now, tr.index(step)});
 }
 
 void ReachingValues::bindParameters(const FunctionDecl *fn) {
   for (const ParmVarDecl *p : fn->parameters())
     if (tracked(p))
-      tr_.bindLoopVar(p, tr_.entryValue(p));
+      tr_.bindLoopVar(p, p->getType()->isPointerType() ? IndexExpr::constant(0) : tr_.entryValue(p));
 }
 
 void ReachingValues::assign(const VarDecl *v, ExprRef value) {
@@ -179,6 +219,8 @@ ReachingValues::PendingWrite ReachingValues::writeOf(const BinaryOperator *bo) {
   const VarDecl *v = assignedVar(bo->getLHS());
   if (!tracked(v))
     return {};
+  if (v->getType()->isPointerType())
+    return {v, pointerOffsetAfter(tr_, v, bo)};
   if (bo->getOpcode() == BO_Assign)
     return {v, tr_.index(bo->getRHS())};
   if (auto op = ExprTranslator::compoundOp(bo->getOpcode()))
@@ -190,8 +232,10 @@ ReachingValues::PendingWrite ReachingValues::writeOf(const UnaryOperator *uo) {
   const VarDecl *v = assignedVar(uo->getSubExpr());
   if (!tracked(v))
     return {};
-  return {v, IndexExpr::make(uo->isIncrementOp() ? ExprOp::Add : ExprOp::Sub,
-                             {tr_.index(uo->getSubExpr()), IndexExpr::constant(1)})};
+  ExprRef now = v->getType()->isPointerType() ? tr_.boundValues().lookup(v) : tr_.index(uo->getSubExpr());
+  if (!now)
+    return {v, IndexExpr::unknown("pointer '" + v->getNameAsString() + "' has no followed start")};
+  return {v, IndexExpr::make(uo->isIncrementOp() ? ExprOp::Add : ExprOp::Sub, {now, IndexExpr::constant(1)})};
 }
 
 void ReachingValues::afterIf(const ExprRef &cond, const ExprTranslator::ValueMap &afterThen, bool thenExits,

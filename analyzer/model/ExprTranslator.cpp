@@ -382,6 +382,27 @@ std::optional<MemoryRef> ExprTranslator::lvalueAt(const Expr *e, int depth) {
   return std::nullopt;
 }
 
+// A pointer the walker follows (ReachingValues: `p += e` and the like): where
+// it started, moved by the offset bound to it now.
+std::optional<MemoryRef> ExprTranslator::movedPointer(const VarDecl *v, int depth) {
+  auto bound = loopVars_.find(v);
+  if (cleanMode_ || bound == loopVars_.end() || !bound->second->isKnown())
+    return std::nullopt;
+  std::optional<MemoryRef> start;
+  if (auto *p = dyn_cast<ParmVarDecl>(v)) {
+    if (auto it = paramMemory_.find(p); it != paramMemory_.end())
+      start = it->second;
+    else
+      start = rootRef(v, v->getType()->getPointeeType());
+  } else if (v->hasLocalStorage() && !v->isInvalidDecl() && v->getInit()) {
+    start = pointerValue(v->getInit(), depth + 1);
+  }
+  if (!start)
+    return std::nullopt;
+  start->byteOffset = IndexExpr::add(start->byteOffset, bytesOf(bound->second, v->getType()->getPointeeType()));
+  return start;
+}
+
 std::optional<MemoryRef> ExprTranslator::pointerValue(const Expr *e, int depth) {
   if (!e || depth > kMaxDepth)
     return std::nullopt;
@@ -413,6 +434,8 @@ std::optional<MemoryRef> ExprTranslator::pointerValue(const Expr *e, int depth) 
       return lvalueAt(e, depth + 1);
     if (!v->getType()->isPointerType())
       return std::nullopt;
+    if (auto moved = movedPointer(v, depth))
+      return moved;
     if (auto *p = dyn_cast<ParmVarDecl>(v)) {
       if (!writes_.isStable(v))
         return std::nullopt;
@@ -490,7 +513,9 @@ ExprRef ExprTranslator::entryValue(const ParmVarDecl *p) {
 }
 
 ExprRef ExprTranslator::translateLocal(const VarDecl *v, const DeclRefExpr *use, int depth) {
-  if (!cleanMode_) {
+  // A followed pointer's bound value is its offset, not its value: only
+  // pointerValue reads it.
+  if (!cleanMode_ && !v->getType()->isPointerType()) {
     auto lv = loopVars_.find(v);
     if (lv != loopVars_.end())
       return lv->second;

@@ -120,6 +120,7 @@ public:
 private:
   ExprRef translate(const clang::Expr *e, int depth);
   std::optional<MemoryRef> pointerValue(const clang::Expr *e, int depth);
+  std::optional<MemoryRef> movedPointer(const clang::VarDecl *v, int depth);
   std::optional<MemoryRef> lvalueAt(const clang::Expr *e, int depth);
   ExprRef builtinVar(const clang::Expr *e);
   ExprRef translateLocal(const clang::VarDecl *v, const clang::DeclRefExpr *use, int depth);

@@ -191,8 +191,9 @@ private:
           declareArray(v);
           // The value from those before the initializer runs (a call in it
           // may change the locals it takes by reference).
-          ExprRef value = !values_.tracked(v) ? nullptr
-                          : v->getInit()      ? tr_.index(v->getInit())
+          ExprRef value = !values_.tracked(v)                       ? nullptr
+                          : v->getInit() && v->getType()->isPointerType() ? IndexExpr::constant(0) // from its initializer
+                          : v->getInit()                                  ? tr_.index(v->getInit())
                                               : IndexExpr::unknown("'" + v->getNameAsString() + "' has no initializer");
           if (v->getInit())
             expr(v->getInit(), Use::Read);

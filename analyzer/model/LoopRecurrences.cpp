@@ -125,7 +125,9 @@ std::vector<CarriedVariable> carriedVariables(const Stmt *loopBody, int loopId, 
       lhs = uo->getSubExpr();
     auto *dre = lhs ? dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts()) : nullptr;
     auto *var = dre ? dyn_cast<VarDecl>(dre->getDecl()) : nullptr;
-    if (!var || !var->hasLocalStorage() || !var->getType()->isIntegralOrEnumerationType() ||
+    // A pointer walked by `p++` / `p += k` is carried as its offset (ReachingValues).
+    if (!var || !var->hasLocalStorage() ||
+        !(var->getType()->isIntegralOrEnumerationType() || var->getType()->isPointerType()) ||
         allWrites.escaped.count(var) || loopWrites.writes.lookup(var) != 1)
       continue;
     ExprRef init = valueBefore(var);

@@ -240,7 +240,8 @@ struct SampleRun {
 
 std::vector<std::optional<WarpAccessEval>>
 evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, const EvaluationOptions &opts,
-                          const std::vector<int> &sweptIds, const std::vector<std::vector<int64_t>> &samples) {
+                          const std::vector<int> &sweptIds, const std::vector<std::vector<int64_t>> &samples,
+                          ThinnedIterations *thinnedOut) {
   std::vector<std::optional<WarpAccessEval>> out(samples.size());
   // The enumeration below is shared by the samples: it needs the guards and
   // the loops' conditions not to read the swept symbols (UniformSweep swaps
@@ -259,7 +260,7 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
   }
   if (!shared && samples.size() > 1) {
     for (size_t s = 0; s < samples.size(); ++s)
-      out[s] = evaluateWarpAccessSamples(access, block, opts, sweptIds, {samples[s]})[0];
+      out[s] = evaluateWarpAccessSamples(access, block, opts, sweptIds, {samples[s]}, thinnedOut)[0];
     return out;
   }
   Binding base = blockBinding(block, opts);
@@ -296,6 +297,32 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
       thinned.push_back(widest->iterations[i]);
     combos = combos / widest->iterations.size() * thinned.size();
     widest->iterations = thinned;
+  }
+  // The sweep's budget over every sample: thinned the same way, not below
+  // two iterations a loop (the first and one more).
+  {
+    size_t perCombination = std::max<size_t>(samples.size(), 1) * representativeWarps(block).size() *
+                            (access.byteOffset->dependsOn(SymbolKind::BlockIdx) ? 2 : 1);
+    size_t before = combos;
+    for (;;) {
+      if (opts.sweepBudget <= 0 || samples.size() <= 1 ||
+          static_cast<int64_t>(combos * perCombination) <= opts.sweepBudget)
+        break;
+      auto widest = std::max_element(plans.begin(), plans.end(), [](auto &a, auto &b) {
+        return a.iterations.size() < b.iterations.size();
+      });
+      if (widest == plans.end() || widest->iterations.size() <= 2)
+        break;
+      std::vector<int64_t> thinned;
+      for (size_t i = 0; i < widest->iterations.size(); i += 2)
+        thinned.push_back(widest->iterations[i]);
+      combos = combos / widest->iterations.size() * thinned.size();
+      widest->iterations = thinned;
+    }
+    if (thinnedOut && combos < before) {
+      thinnedOut->kept = std::max(thinnedOut->kept, combos);
+      thinnedOut->total = std::max(thinnedOut->total, before);
+    }
   }
 
   // The address of a lane for every sample: from e(0) and one unit step per

@@ -31,6 +31,11 @@ struct EvaluationOptions {
   int64_t symbolicValue = 1024;
   int maxIterationsPerLoop = 64;
   int maxBindings = 2048; // cap on (warp, block, iteration) combinations
+  // Cap on (iteration combination x warp x block x sample) evaluations of one
+  // swept access: beyond it the loops' iterations are thinned further, and
+  // the sweep says so (a kernel with many symbolic sizes and three nested
+  // loops otherwise costs tens of seconds; issue 19).
+  int64_t sweepBudget = int64_t{1} << 19;
   // Values of particular parameters and uniform unknowns (by symbol index);
   // the others take symbolicValue.
   std::map<int, int64_t> paramOverrides, uniformOverrides;
@@ -55,9 +60,15 @@ std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, co
 // is done once for all of them, the addresses from two evaluations per lane
 // when they are affine in the symbols, and each distinct lane pattern (up
 // to a shift by 128 bytes, which changes nothing measured) is measured once.
+// `thinned`, when given, is set to the iteration combinations kept and those
+// there were when the sweep budget thinned them (untouched otherwise).
+struct ThinnedIterations {
+  size_t kept = 0, total = 0;
+};
 std::vector<std::optional<WarpAccessEval>>
 evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, const EvaluationOptions &opts,
-                          const std::vector<int> &sweptIds, const std::vector<std::vector<int64_t>> &samples);
+                          const std::vector<int> &sweptIds, const std::vector<std::vector<int64_t>> &samples,
+                          ThinnedIterations *thinned = nullptr);
 
 // The pieces of that enumeration, for facts that evaluate several accesses of
 // one warp together (NarrowAccessGroups):

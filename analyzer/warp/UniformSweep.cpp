@@ -250,8 +250,13 @@ void evaluateAccess(const GuardedAccess &access, const std::vector<BlockShape> &
   }
   // All of them at once per shape (one enumeration of loops and lanes).
   std::vector<std::vector<std::optional<WarpAccessEval>>> perShape;
+  ThinnedIterations thinned;
   for (auto &shape : shapes)
-    perShape.push_back(evaluateWarpAccessSamples(swept, shape, opts, sweptIds, combinations));
+    perShape.push_back(evaluateWarpAccessSamples(swept, shape, opts, sweptIds, combinations, &thinned));
+  if (thinned.total > 0)
+    f.assumptions.push_back("loop iterations sampled: " + std::to_string(thinned.kept) + " of " +
+                            std::to_string(thinned.total) + " iteration combinations at each of the " +
+                            std::to_string(combinations.size()) + " sampled values (the sweep's budget)");
   for (size_t c = 0; c < combinations.size(); ++c) {
     UniformSample sample;
     sample.values = combinations[c];
