@@ -1,4 +1,5 @@
 #include "analyzer/Analyzer.h"
+#include "analyzer/Deadline.h"
 #include "analyzer/model/BlockShapes.h"
 #include "analyzer/facts/PtxasFrames.h"
 #include "analyzer/results/PrivateMemory.h"
@@ -24,10 +25,12 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <set>
@@ -136,6 +139,8 @@ public:
     }
     if (!seen_.insert(fd).second)
       return true;
+    setDeadlineStage("modeling function '" + fd->getNameAsString() + "'");
+    checkDeadlineNow();
     out_.kernels.push_back(modelKernel(ctx_, fd));
     out_.kernelDecls.push_back(fd);
     return true;
@@ -203,6 +208,7 @@ void dropInlinedHelpers(UnitModel &m) {
 struct UnitOutput {
   UnitModel model;
   bool handled = false; // the AST reached our consumer
+  std::string stoppedWhile; // --time-limit was reached while doing this (the model is incomplete)
   SourceShape shape;    // whether the main file is source at all
 };
 
@@ -210,6 +216,18 @@ class ModelConsumer : public ASTConsumer {
 public:
   explicit ModelConsumer(UnitOutput &out) : out_(out) {}
   void HandleTranslationUnit(ASTContext &ctx) override {
+    // The time limit's exception is caught here, in our frame: it must
+    // never unwind through clang's (built without exceptions).
+    try {
+      model(ctx);
+    } catch (const TimeLimitReached &stop) {
+      out_.stoppedWhile = stop.stage;
+      out_.handled = true;
+    }
+  }
+
+private:
+  void model(ASTContext &ctx) {
     ModelVisitor v(ctx, out_.model);
     v.TraverseDecl(ctx.getTranslationUnitDecl());
     UnitModel &m = out_.model;
@@ -233,7 +251,6 @@ public:
     out_.handled = true;
   }
 
-private:
   // The main file and every file a rewrite would touch, as parsed.
   void recordHashes(ASTContext &ctx) {
     SourceManager &sm = ctx.getSourceManager();
@@ -395,7 +412,23 @@ struct ParsedUnit {
   UnitModel model;
   CompileJob job;                       // for --ptxas-confirm after evaluation
   std::optional<CudaInstallation> cuda; // the toolkit parsed against; none with the minimal header
+  double parseSeconds = 0;              // spent of the unit's --time-limit before evaluation
 };
+
+// The unit's report when --time-limit stopped it: nothing of it is kept (a
+// partial model would give partial findings that look complete).
+void stopUnit(TranslationUnitResult &result, double elapsed, double limit, const std::string &stage) {
+  char seconds[64];
+  std::snprintf(seconds, sizeof seconds, "%.2f s", elapsed);
+  char limitText[64];
+  std::snprintf(limitText, sizeof limitText, "%g s", limit);
+  result.parsed = false;
+  result.kernels.clear();
+  result.launches.clear();
+  result.fatalError = "analysis of " + llvm::sys::path::filename(result.file).str() + " stopped after " + seconds +
+                      " of CPU time: the time limit of " + limitText + " a file (--time-limit) was reached while " +
+                      stage + " (raise it, or --time-limit 0 for none)";
+}
 
 // Headers the build does not find are replaced by empty ones in this
 // directory, which exists only in memory.
@@ -423,6 +456,7 @@ ParsedUnit parseUnit(const CompileJob &job, const AnalyzerOptions &opts) {
   ParsedUnit parsed;
   TranslationUnitResult &result = parsed.result;
   result.file = job.file;
+  DeadlineScope deadline(opts.timeLimitSeconds);
   ClangCommand cmd = buildClangCommand(job, opts.frontend);
   parsed.job = job;
   if (!cmd.usesMinimalCuda)
@@ -473,6 +507,13 @@ ParsedUnit parseUnit(const CompileJob &job, const AnalyzerOptions &opts) {
   for (const auto &[header, at] : missing)
     result.frontendNotes.push_back({at, "note", "header '" + header + "' not found; analyzed as if empty"});
 
+  parsed.parseSeconds = deadline.elapsedSeconds();
+  // Clang's parse itself cannot be stopped; a limit it used up ends here.
+  if (opts.timeLimitSeconds > 0 && (!out->stoppedWhile.empty() || parsed.parseSeconds >= opts.timeLimitSeconds)) {
+    stopUnit(result, parsed.parseSeconds, opts.timeLimitSeconds,
+             out->stoppedWhile.empty() ? "parsing" : out->stoppedWhile);
+    return parsed;
+  }
   const ErrorCollector &errors = *errorsOwner;
   result.compileErrors = errors.errors;
   if (!out->handled) {
@@ -512,12 +553,23 @@ TranslationUnitResult evaluateUnit(ParsedUnit &&parsed, const ForeignLaunches &f
   if (!result.parsed)
     return result;
   UnitModel &unit = parsed.model;
-  for (size_t i = 0; i < unit.kernels.size(); ++i) {
-    ModeledKernel &k = unit.kernels[i];
-    evaluateKernel(k, unit.kernelLaunches[i], unit, foreign, opts);
-    for (auto &a : k.accesses)
-      k.info.accesses.push_back(std::move(a.fact));
-    result.kernels.push_back(std::move(k.info));
+  // The unit's time limit less what its parse took (units are parsed, then
+  // evaluated, in two passes).
+  double limit = opts.timeLimitSeconds;
+  DeadlineScope deadline(limit > 0 ? std::max(limit - parsed.parseSeconds, 1e-9) : 0);
+  try {
+    for (size_t i = 0; i < unit.kernels.size(); ++i) {
+      ModeledKernel &k = unit.kernels[i];
+      setDeadlineStage("evaluating kernel '" + k.info.name + "'");
+      checkDeadlineNow();
+      evaluateKernel(k, unit.kernelLaunches[i], unit, foreign, opts);
+      for (auto &a : k.accesses)
+        k.info.accesses.push_back(std::move(a.fact));
+      result.kernels.push_back(std::move(k.info));
+    }
+  } catch (const TimeLimitReached &stop) {
+    stopUnit(result, parsed.parseSeconds + deadline.elapsedSeconds(), limit, stop.stage);
+    return result;
   }
   // Stack frames for the private-array rule, registers and shared memory
   // for the cost model's occupancy.

@@ -34,6 +34,10 @@ struct AnalyzerOptions {
   // Count each block's work for the kernel cost model (analyzer/cost/);
   // off with --no-cost-model, which also leaves findings unpriced.
   bool countWork = true;
+  // Seconds one unit may take (parse, model, evaluation), 0: no limit. A unit
+  // over it is stopped cooperatively (analyzer/Deadline.h) and reported as
+  // not analyzed, with where it stopped; the other units are unaffected.
+  double timeLimitSeconds = 0;
 };
 
 // Analyzes one translation unit on its own (launches in other units are not

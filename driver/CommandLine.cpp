@@ -142,6 +142,15 @@ bool parseAnalysisOption(ArgCursor &cur, CheckOptions &o, std::string &error) {
     o.configFile = *v;
   } else if (auto v = cur.value({"--profile"}, error)) {
     o.profile = *v;
+  } else if (auto v = cur.value({"--time-limit"}, error)) {
+    if (error.empty()) {
+      char *end = nullptr;
+      double seconds = std::strtod(v->c_str(), &end);
+      if (v->empty() || *end != '\0' || !(seconds >= 0) || seconds > 1e6)
+        error = "invalid value '" + *v + "' for --time-limit (expected seconds a file, 0 for no limit)";
+      else
+        o.timeLimit = seconds;
+    }
   } else if (arg == "--no-cuda-toolkit" || arg == "--assume-no-alias") {
     (arg == "--no-cuda-toolkit" ? o.noCudaToolkit : o.assumeNoAlias) = true;
     cur.next();

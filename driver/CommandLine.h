@@ -15,6 +15,11 @@ enum class ColorMode { Auto, Always, Never };
 // Finding severities in increasing order, for --fail-on.
 enum class Severity { Note, Warning, Error };
 
+// The default --time-limit: the slowest real file measured (Rodinia's
+// heartwall, bench/README.md) takes about 3 CPU seconds; a file over two
+// minutes is a pathology, not a large kernel.
+constexpr double kDefaultTimeLimitSeconds = 120;
+
 struct CheckOptions {
   std::vector<std::string> files;
   std::string buildDir;                   // -p DIR: use DIR/compile_commands.json
@@ -53,6 +58,9 @@ struct CheckOptions {
   std::optional<double> failMinGain;
   bool sortByGain = false;         // --sort gain: text findings by predicted gain, largest first
   bool noCostModel = false;        // --no-cost-model: no kernel cost model, no predicted gains
+  // --time-limit SECONDS: a file whose analysis takes more CPU time is
+  // stopped and reported as not analyzed (exit 2), never a hang; 0: no limit.
+  double timeLimit = kDefaultTimeLimitSeconds;
 };
 
 // Below this predicted kernel gain (percent) a finding does not fail a run

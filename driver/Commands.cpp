@@ -116,6 +116,7 @@ AnalyzerOptions analyzerOptionsFor(const CheckOptions &o) {
   analyzerOpts.frontend.extraArgs = o.compilerFlags;
   analyzerOpts.ptxasConfirm = o.ptxasConfirm;
   analyzerOpts.countWork = !o.noCostModel;
+  analyzerOpts.timeLimitSeconds = o.timeLimit;
   return analyzerOpts;
 }
 

@@ -62,6 +62,9 @@ Options:
                              the report is the same for every N
   -q, --quiet                no progress line (shown on a terminal) and no
                              summary line on stderr
+  --time-limit SECONDS       stop a file's analysis after SECONDS of CPU time
+                             (default 120, 0: none); the file is reported as
+                             not analyzed (exit 2) with where it stopped
   --dump-model               print the analyzer's facts (kernels, launches,
                              accesses and their warp evaluations, each block's
                              counted work) and each kernel's cost as JSON
@@ -150,6 +153,8 @@ Options:
   --config FILE              settings file instead of each file's .warplint.yaml
   --profile FILE|NAME        hardware profile used to cost findings
   --assume-no-alias          take pointer parameters to never alias
+  --time-limit SECONDS       stop a file's analysis after SECONDS of CPU time
+                             (default 120, 0: none)
   --stdio                    accepted and ignored (stdio is the transport)
   -h, --help                 show this help
 

@@ -1,4 +1,6 @@
 #include "analyzer/model/IndexExpr.h"
+#include "analyzer/Deadline.h"
+#include "analyzer/model/WrappingArith.h"
 
 #include <sstream>
 
@@ -277,17 +279,18 @@ std::optional<int64_t> loopValueAt(const LoopRecurrence &rec, const Binding &b, 
     return std::nullopt;
   int64_t x = *v;
   // Arithmetic steps have a closed form; the evaluator asks for many k.
+  // Wrapping and checked arithmetic: WrappingArith.h says why.
   if (rec.stepOp == ExprOp::Add)
-    return x + k * *step;
+    return wrapAdd(x, wrapMul(k, *step));
   if (rec.stepOp == ExprOp::Sub)
-    return x - k * *step;
+    return wrapSub(x, wrapMul(k, *step));
   for (int64_t i = 0; i < k; ++i) {
     switch (rec.stepOp) {
-    case ExprOp::Add: x += *step; break;
-    case ExprOp::Sub: x -= *step; break;
-    case ExprOp::Mul: x *= *step; break;
-    case ExprOp::Div: if (*step == 0) return std::nullopt; x /= *step; break;
-    case ExprOp::Shl: if (*step < 0 || *step > 62) return std::nullopt; x <<= *step; break;
+    case ExprOp::Add: x = wrapAdd(x, *step); break;
+    case ExprOp::Sub: x = wrapSub(x, *step); break;
+    case ExprOp::Mul: x = wrapMul(x, *step); break;
+    case ExprOp::Div: if (!divisible(x, *step)) return std::nullopt; x /= *step; break;
+    case ExprOp::Shl: if (*step < 0 || *step > 62) return std::nullopt; x = wrapShl(x, *step); break;
     case ExprOp::Shr: if (*step < 0 || *step > 62) return std::nullopt; x >>= *step; break;
     default: return std::nullopt;
     }
@@ -296,6 +299,7 @@ std::optional<int64_t> loopValueAt(const LoopRecurrence &rec, const Binding &b, 
 }
 
 std::optional<int64_t> evaluate(const IndexExpr &e, const Binding &b) {
+  checkDeadline(); // every evaluation loop ends here: --time-limit stops it
   switch (e.op) {
   case ExprOp::Const: return e.value;
   case ExprOp::Unknown: return std::nullopt;
@@ -335,16 +339,16 @@ std::optional<int64_t> evaluate(const IndexExpr &e, const Binding &b) {
       return std::nullopt;
     v[i] = *x;
   }
-  switch (e.op) {
-  case ExprOp::Neg: return -v[0];
+  switch (e.op) { // wrapping and checked: WrappingArith.h says why
+  case ExprOp::Neg: return wrapNeg(v[0]);
   case ExprOp::Not: return v[0] == 0;
   case ExprOp::BitNot: return ~v[0];
-  case ExprOp::Add: return v[0] + v[1];
-  case ExprOp::Sub: return v[0] - v[1];
-  case ExprOp::Mul: return v[0] * v[1];
-  case ExprOp::Div: if (v[1] == 0) return std::nullopt; return v[0] / v[1];
-  case ExprOp::Rem: if (v[1] == 0) return std::nullopt; return v[0] % v[1];
-  case ExprOp::Shl: if (v[1] < 0 || v[1] > 62) return std::nullopt; return v[0] << v[1];
+  case ExprOp::Add: return wrapAdd(v[0], v[1]);
+  case ExprOp::Sub: return wrapSub(v[0], v[1]);
+  case ExprOp::Mul: return wrapMul(v[0], v[1]);
+  case ExprOp::Div: if (!divisible(v[0], v[1])) return std::nullopt; return v[0] / v[1];
+  case ExprOp::Rem: if (!divisible(v[0], v[1])) return std::nullopt; return v[0] % v[1];
+  case ExprOp::Shl: if (v[1] < 0 || v[1] > 62) return std::nullopt; return wrapShl(v[0], v[1]);
   case ExprOp::Shr: if (v[1] < 0 || v[1] > 62) return std::nullopt; return v[0] >> v[1];
   case ExprOp::And: return v[0] & v[1];
   case ExprOp::Or: return v[0] | v[1];

@@ -1,4 +1,5 @@
 #include "analyzer/model/KernelWalker.h"
+#include "analyzer/Deadline.h"
 #include "analyzer/model/OperationCost.h"
 #include "analyzer/model/Assignments.h"
 #include "analyzer/model/LoopRecurrences.h"
@@ -172,6 +173,7 @@ private:
   void stmt(const Stmt *s) {
     if (!s)
       return;
+    checkDeadline(); // inlined callees and unrolled loops multiply statements
     if (auto *cs = dyn_cast<CompoundStmt>(s)) {
       size_t guardsBefore = guards_.size();
       for (const Stmt *child : cs->body()) {

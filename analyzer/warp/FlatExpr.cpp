@@ -1,4 +1,6 @@
 #include "analyzer/warp/FlatExpr.h"
+#include "analyzer/Deadline.h"
+#include "analyzer/model/WrappingArith.h"
 
 #include <algorithm>
 
@@ -122,19 +124,20 @@ bool FlatExpr::run(size_t i, const int64_t *values) {
   case Kind::Loop: {
     // As loopValueAt: a closed form for + and -, else step by step.
     int64_t x = vals_[in.a], step = vals_[in.b], k = in.slot >= 0 ? values[in.slot] : loopK_[i];
+    // Wrapping and checked arithmetic, as evaluate(): WrappingArith.h.
     if (in.op == ExprOp::Add) {
-      out = x + k * step;
+      out = wrapAdd(x, wrapMul(k, step));
       return true;
     }
     if (in.op == ExprOp::Sub) {
-      out = x - k * step;
+      out = wrapSub(x, wrapMul(k, step));
       return true;
     }
     for (int64_t j = 0; j < k; ++j) {
       switch (in.op) {
-      case ExprOp::Mul: x *= step; break;
-      case ExprOp::Div: if (step == 0) return false; x /= step; break;
-      case ExprOp::Shl: if (step < 0 || step > 62) return false; x <<= step; break;
+      case ExprOp::Mul: x = wrapMul(x, step); break;
+      case ExprOp::Div: if (!divisible(x, step)) return false; x /= step; break;
+      case ExprOp::Shl: if (step < 0 || step > 62) return false; x = wrapShl(x, step); break;
       case ExprOp::Shr: if (step < 0 || step > 62) return false; x >>= step; break;
       default: return false;
       }
@@ -146,15 +149,15 @@ bool FlatExpr::run(size_t i, const int64_t *values) {
   }
   int64_t v0 = in.a >= 0 ? vals_[in.a] : 0, v1 = in.b >= 0 ? vals_[in.b] : 0, v2 = in.c >= 0 ? vals_[in.c] : 0;
   switch (in.op) {
-  case ExprOp::Neg: out = -v0; break;
+  case ExprOp::Neg: out = wrapNeg(v0); break;
   case ExprOp::Not: out = v0 == 0; break;
   case ExprOp::BitNot: out = ~v0; break;
-  case ExprOp::Add: out = v0 + v1; break;
-  case ExprOp::Sub: out = v0 - v1; break;
-  case ExprOp::Mul: out = v0 * v1; break;
-  case ExprOp::Div: if (v1 == 0) return false; out = v0 / v1; break;
-  case ExprOp::Rem: if (v1 == 0) return false; out = v0 % v1; break;
-  case ExprOp::Shl: if (v1 < 0 || v1 > 62) return false; out = v0 << v1; break;
+  case ExprOp::Add: out = wrapAdd(v0, v1); break;
+  case ExprOp::Sub: out = wrapSub(v0, v1); break;
+  case ExprOp::Mul: out = wrapMul(v0, v1); break;
+  case ExprOp::Div: if (!divisible(v0, v1)) return false; out = v0 / v1; break;
+  case ExprOp::Rem: if (!divisible(v0, v1)) return false; out = v0 % v1; break;
+  case ExprOp::Shl: if (v1 < 0 || v1 > 62) return false; out = wrapShl(v0, v1); break;
   case ExprOp::Shr: if (v1 < 0 || v1 > 62) return false; out = v0 >> v1; break;
   case ExprOp::And: out = v0 & v1; break;
   case ExprOp::Or: out = v0 | v1; break;
@@ -176,6 +179,7 @@ bool FlatExpr::run(size_t i, const int64_t *values) {
 }
 
 bool FlatExpr::bind(const Binding &b) {
+  checkDeadline(); // the sweeps' inner loops: --time-limit stops here
   binding_ = &b;
   bound_ = false;
   lastValid_ = false;
@@ -194,6 +198,7 @@ bool FlatExpr::bind(const Binding &b) {
 }
 
 std::optional<int64_t> FlatExpr::at(const int64_t *values) {
+  checkDeadline();
   if (!bound_)
     return std::nullopt;
   // Only the instructions that read a swept value that changed since the

@@ -1,0 +1,53 @@
+#include "analyzer/Deadline.h"
+
+#include <time.h>
+
+namespace warplint {
+
+namespace {
+
+struct ThreadDeadline {
+  bool active = false;
+  long long until = 0; // the thread's CPU clock, nanoseconds
+  unsigned calls = 0;
+  std::string stage = "analyzing";
+};
+thread_local ThreadDeadline current;
+
+// The calling thread's CPU time (Deadline.h says why not the wall clock).
+long long nowNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<long long>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
+}
+
+} // namespace
+
+DeadlineScope::DeadlineScope(double seconds)
+    : savedActive_(current.active), savedUntil_(current.until), start_(nowNs()) {
+  current.active = seconds > 0;
+  current.until = current.active ? start_ + static_cast<long long>(seconds * 1e9) : 0;
+  current.calls = 0;
+  current.stage = "analyzing";
+}
+
+DeadlineScope::~DeadlineScope() {
+  current.active = savedActive_;
+  current.until = savedUntil_;
+}
+
+double DeadlineScope::elapsedSeconds() const { return static_cast<double>(nowNs() - start_) / 1e9; }
+
+void setDeadlineStage(std::string stage) { current.stage = std::move(stage); }
+
+void checkDeadlineNow() {
+  if (current.active && nowNs() >= current.until)
+    throw TimeLimitReached{current.stage};
+}
+
+void checkDeadline() {
+  if (current.active && (++current.calls & 255) == 0)
+    checkDeadlineNow();
+}
+
+} // namespace warplint
