@@ -5,6 +5,7 @@
 #include "analyzer/results/PrivateMemory.h"
 #include "analyzer/frontend/SourceCheck.h"
 #include "analyzer/facts/DataObjects.h"
+#include "analyzer/facts/WarpExchanges.h"
 #include "analyzer/model/KernelWalker.h"
 #include "analyzer/model/LaunchSites.h"
 #include "analyzer/warp/FusedWords.h"
@@ -395,6 +396,7 @@ void evaluateKernel(ModeledKernel &k, const std::vector<size_t> &launches, const
   evaluatePaddings(k, shapes, eo);
   findNarrowAccessGroups(k, shapes, eo);
   describeDataObjects(k, eo);
+  describeWarpExchanges(k, eo);
   if (opts.countWork)
     k.info.work = std::make_shared<KernelWork>(tallyKernelWork(k, eo));
   for (size_t i : launches)

@@ -1,6 +1,7 @@
 #include "printers/ModelJson.h"
 #include "printers/CostJson.h"
 #include "analyzer/results/PrivateMemory.h"
+#include "analyzer/results/WarpExchange.h"
 
 namespace warplint {
 
@@ -165,6 +166,20 @@ nlohmann::json kernelJson(const KernelInfo &k, const KernelCostReport *cost) {
     j["private_memory"] = privateMemoryJson(*k.privateMemory);
   for (auto &s : k.blockShapes)
     j["block_shapes"].push_back(shape(s));
+  if (k.warpExchanges) {
+    // What warp-shuffle-candidate judges: exchanges found, arrays not followed.
+    nlohmann::json wj{{"gaps", k.warpExchanges->gaps}, {"exchanges", nlohmann::json::array()}};
+    for (const WarpExchange &x : k.warpExchanges->exchanges) {
+      nlohmann::json xj{{"array", x.array}, {"warps", x.warps}, {"warp_stores", x.warpStores},
+                        {"warp_loads", x.warpLoads}, {"warp_syncs", x.warpSyncs}};
+      for (const WarpExchangeRead &r : x.reads)
+        xj["loads"].push_back({{"loc", loc(k.accesses[r.access].loc)}, {"sync", r.sync}, {"deltas", r.laneDeltas},
+                               {"exchanged", r.exchanged}, {"own", r.own}, {"before_barrier", r.beforeBarrier},
+                               {"unwritten", r.unwritten}});
+      wj["exchanges"].push_back(xj);
+    }
+    j["warp_exchanges"] = wj;
+  }
   for (auto &o : k.dataObjects)
     j["data_objects"].push_back(nlohmann::json(dataObjectJson(k, o)));
   for (auto &a : k.accesses) {

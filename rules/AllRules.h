@@ -16,5 +16,6 @@ std::unique_ptr<Rule> makePrivateArrayLocalMemoryRule(); // rules/PrivateArrayLo
 std::unique_ptr<Rule> makeConstantDivergentAccessRule(); // rules/ConstantDivergentAccess.cpp
 std::unique_ptr<Rule> makeSharedStagingCandidateRule(); // rules/SharedStagingCandidate.cpp
 std::unique_ptr<Rule> makeSharedStagingNoReuseRule();   // rules/SharedStagingNoReuse.cpp
+std::unique_ptr<Rule> makeWarpShuffleCandidateRule();   // rules/WarpShuffleCandidate.cpp
 
 } // namespace warplint

@@ -22,6 +22,7 @@ const std::vector<std::unique_ptr<Rule>> &allRules() {
     r.push_back(makeConstantDivergentAccessRule());
     r.push_back(makeSharedStagingCandidateRule());
     r.push_back(makeSharedStagingNoReuseRule());
+    r.push_back(makeWarpShuffleCandidateRule());
     return r;
   }();
   return rules;

@@ -13,6 +13,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -61,6 +62,7 @@ struct WalkState {
   int nextLoopId = 0;
   int nextUniformId = 0;
   int nextRegion = 0;
+  int nextStatement = 0; // ProgramEvent::statement
   std::vector<const FunctionDecl *> stack; // functions being walked, outermost first
 };
 
@@ -99,12 +101,19 @@ private:
     if (!callee || isa<CXXOperatorCallExpr>(call) || !def || !def->getBody() || !isDeviceFunction(def) ||
         def->hasAttr<CUDAGlobalAttr>() || ctx_.getSourceManager().isInSystemHeader(def->getLocation()) ||
         state_.stack.size() >= kMaxInlineDepth ||
-        std::find(state_.stack.begin(), state_.stack.end(), def) != state_.stack.end())
+        std::find(state_.stack.begin(), state_.stack.end(), def) != state_.stack.end()) {
+      // The user's own device code left out (too deep, recursive): what it
+      // does to shared memory and barriers is not in the event list.
+      if (def && def->getBody() && isDeviceFunction(def) && !def->hasAttr<CUDAGlobalAttr>() &&
+          !ctx_.getSourceManager().isInSystemHeader(def->getLocation()))
+        event(ProgramEvent::Kind::Opaque, -1, call->getBeginLoc());
       return valuesAfterCall(call, refs, nullptr);
+    }
     Walker child(ctx_, def, out_, state_);
     child.guards_ = guards_;
     child.loopStack_ = loopStack_;
     child.region_ = region_;
+    child.statement_ = statement_;
     child.callChain_ = callChain_;
     child.callChain_.push_back(toLocation(ctx_.getSourceManager(), call->getBeginLoc()));
     tr_.bindCallArguments(call, def, child.tr_);
@@ -176,7 +185,9 @@ private:
     checkDeadline(); // inlined callees and unrolled loops multiply statements
     if (auto *cs = dyn_cast<CompoundStmt>(s)) {
       size_t guardsBefore = guards_.size();
+      int savedStatement = statement_;
       for (const Stmt *child : cs->body()) {
+        statement_ = ++state_.nextStatement;
         stmt(child);
         values_.afterStatement(child);
         // `if (cond) return;` guards everything after it in this block.
@@ -185,6 +196,7 @@ private:
             guards_.push_back(IndexExpr::make(ExprOp::Not, {tr_.index(is->getCond())}));
       }
       guards_.resize(guardsBefore);
+      statement_ = savedStatement;
       return;
     }
     if (auto *ds = dyn_cast<DeclStmt>(s)) {
@@ -249,6 +261,14 @@ private:
       expr(e, Use::Read);
       return;
     }
+    if (auto *as = dyn_cast<AsmStmt>(s)) {
+      // Inline PTX `bar.sync` / `barrier.sync` is a barrier.
+      std::string text = sourceText(ctx_, as->getSourceRange());
+      if (text.find("bar.sync") != std::string::npos || text.find("barrier.sync") != std::string::npos ||
+          text.find("bar.arrive") != std::string::npos || text.find("barrier.") != std::string::npos)
+        event(ProgramEvent::Kind::Barrier, -1, as->getBeginLoc());
+      return;
+    }
     if (isa<CXXForRangeStmt>(s))
       return; // range-for over containers does not occur in kernels we model
     for (const Stmt *child : s->children())
@@ -259,10 +279,12 @@ private:
   // around it (a branch, a loop body): narrow-access siblings are grouped
   // only within one region.
   void inNewRegion(const Stmt *s) {
-    int saved = region_;
+    int saved = region_, savedStatement = statement_;
     region_ = ++state_.nextRegion;
+    statement_ = ++state_.nextStatement;
     stmt(s);
     region_ = saved;
+    statement_ = savedStatement;
   }
 
   // Recognizes `for (v = init; cond; v op= step)` with v not written in the
@@ -497,7 +519,10 @@ private:
       auto *attr = v->getAttr<CUDAConstantAttr>();
       a.foldedConstant = v->isConstexpr() || (attr && attr->isImplicit());
     }
+    a.isVolatile = target->getType().isVolatileQualified();
+    a.atomic = atomic_;
     out_.accesses.push_back(std::move(a));
+    event(ProgramEvent::Kind::Access, static_cast<int>(out_.accesses.size()) - 1, target->getBeginLoc());
   }
 
   // The subscripts of `a[i][j]` when `target` is a full chain on a
@@ -541,6 +566,7 @@ private:
     else
       return false;
     const Expr *ptr = call->getArg(0);
+    atomic_ = use == Use::ReadWrite;
     int64_t width = tr_.sizeOf(ptr->getType()->getPointeeType());
     // Reported at what is accessed: `in[i]` in `__ldg(&in[i])`.
     const Expr *shown = ptr->IgnoreParenImpCasts();
@@ -549,6 +575,7 @@ private:
     if (!ptr->containsErrors())
       if (auto ref = tr_.pointee(ptr))
         record(shown, *ref, use, width);
+    atomic_ = false;
     addressOperands(ptr->IgnoreParenImpCasts());
     for (unsigned i = 1; i < call->getNumArgs(); ++i)
       expr(call->getArg(i), Use::Read);
@@ -564,6 +591,15 @@ private:
       return;
     countExpression(e);
     if (auto *ice = dyn_cast<ImplicitCastExpr>(e); ice && ice->getCastKind() == CK_LValueToRValue) {
+      // The value of an assignment or a prefix ++/-- (`int t = s[i] = v;`):
+      // the store happens; walk it as one.
+      const Expr *sub = ice->getSubExpr()->IgnoreParens();
+      auto *assign = dyn_cast<BinaryOperator>(sub);
+      auto *step = dyn_cast<UnaryOperator>(sub);
+      if ((assign && assign->isAssignmentOp()) || (step && step->isIncrementDecrementOp())) {
+        expr(sub, Use::Read);
+        return;
+      }
       access(ice->getSubExpr(), Use::Read);
       return;
     }
@@ -609,6 +645,9 @@ private:
         return;
       }
     }
+    if (auto *call = dyn_cast<CallExpr>(e))
+      if (auto kind = synchronization(call))
+        event(*kind, -1, call->getBeginLoc());
     if (auto *call = dyn_cast<CallExpr>(e); call && pointerArgumentAccess(call))
       return;
     if (auto *call = dyn_cast<CallExpr>(e)) {
@@ -620,6 +659,47 @@ private:
       return;
     }
     operands(e);
+  }
+
+  void event(ProgramEvent::Kind kind, int access, clang::SourceLocation at) {
+    ProgramEvent ev;
+    ev.kind = kind;
+    ev.access = access;
+    ev.statement = statement_;
+    ev.loops = loopStack_;
+    ev.loc = toLocation(ctx_.getSourceManager(), at);
+    out_.events.push_back(std::move(ev));
+  }
+
+  // A barrier of the block (or grid), a warp's __syncwarp, or neither.
+  // Cooperative groups: a group's sync() (member or cg::sync(g)) is a
+  // barrier for a thread_block or grid_group, a warp sync for a tile or a
+  // coalesced group.
+  static std::optional<ProgramEvent::Kind> synchronization(const CallExpr *call) {
+    const FunctionDecl *fd = call->getDirectCallee();
+    if (!fd || !fd->getIdentifier())
+      return std::nullopt;
+    std::string name = fd->getName().str();
+    if (name.rfind("__syncthreads", 0) == 0 || name == "__barrier_sync" || name == "__syncblock")
+      return ProgramEvent::Kind::Barrier;
+    if (name == "__syncwarp")
+      return ProgramEvent::Kind::WarpSync;
+    if (name != "sync" && name != "arrive_and_wait")
+      return std::nullopt;
+    QualType group;
+    if (auto *mc = dyn_cast<CXXMemberCallExpr>(call))
+      group = mc->getObjectType();
+    else if (call->getNumArgs() == 1)
+      group = call->getArg(0)->getType();
+    else
+      return std::nullopt;
+    std::string type = group.getNonReferenceType().getUnqualifiedType().getAsString();
+    if (type.find("tile") != std::string::npos || type.find("coalesced") != std::string::npos)
+      return ProgramEvent::Kind::WarpSync;
+    if (type.find("thread_block") != std::string::npos || type.find("grid_group") != std::string::npos ||
+        type.find("barrier") != std::string::npos)
+      return ProgramEvent::Kind::Barrier;
+    return std::nullopt;
   }
 
   // The operands of `e` as reads; a class's assignment operator writes its left side.
@@ -648,6 +728,8 @@ private:
   std::vector<int> loopStack_; // the loops around the current point (indices into info.loops)
   bool inAddress_ = false;     // walking an access's address operands (not counted as operations)
   int region_ = 0; // see ModeledAccess::region
+  int statement_ = 0; // see ProgramEvent::statement
+  bool atomic_ = false; // recording an atomic's access
   WalkState &state_;
   std::vector<SourceLocation> callChain_;
 };

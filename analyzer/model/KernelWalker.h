@@ -36,6 +36,29 @@ struct ModeledAccess {
   // the compiler folds or puts in an instruction's constant-bank operand,
   // not a memory request.
   bool foldedConstant = false;
+  // Through a volatile-qualified lvalue (`volatile float *s = sdata; s[i]`).
+  bool isVolatile = false;
+  // An atomic read-modify-write (atomicAdd(&s[i], v), ...).
+  bool atomic = false;
+};
+
+// The kernel's accesses and synchronizations in program order (the calls it
+// inlines in place), for facts that follow values through shared memory in
+// execution order (analyzer/facts/WarpExchanges.cpp).
+struct ProgramEvent {
+  enum class Kind {
+    Access,   // accesses[access]
+    Barrier,  // __syncthreads() and its variants, a block's or grid's sync()
+    WarpSync, // __syncwarp(), a tile's or coalesced group's sync()
+    Opaque,   // a call to the user's device code that was not inlined: may hold barriers or accesses
+  };
+  Kind kind = Kind::Access;
+  int access = -1;
+  // The statement it belongs to: the accesses of one statement read before
+  // any of them writes (`s[i] += s[i + 16]` reads both, then writes).
+  int statement = 0;
+  std::vector<int> loops; // the loops around it, outermost first (indices into KernelInfo::loops)
+  SourceLocation loc;
 };
 
 struct ModeledKernel {
@@ -52,6 +75,7 @@ struct ModeledKernel {
   // instruction estimate of analyzer/cost/WorkTally.cpp).
   std::vector<OperationCount> operations;
   int barriers = 0; // __syncthreads() and its variants, as written (inlined callees included)
+  std::vector<ProgramEvent> events;
 };
 
 // Explicit __global__ or __device__ functions: the user's kernels and helpers.

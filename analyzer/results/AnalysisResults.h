@@ -14,6 +14,7 @@ namespace warplint {
 
 struct PrivateMemoryFacts; // analyzer/results/PrivateMemory.h
 struct KernelWork;         // analyzer/results/KernelWork.h
+struct WarpExchangeFacts;  // analyzer/results/WarpExchange.h
 
 struct SourceLocation {
   std::string file;
@@ -402,6 +403,9 @@ struct KernelInfo {
   // One block's work, counted (analyzer/cost/WorkTally.h): what the cost
   // model turns into time. Null for kernels with no block shape.
   std::shared_ptr<KernelWork> work;
+  // Shared-memory exchanges that stay inside one warp, followed in program
+  // order (analyzer/facts/WarpExchanges.cpp). Null when not computed.
+  std::shared_ptr<WarpExchangeFacts> warpExchanges;
 };
 
 struct FrontendMessage {

@@ -34,6 +34,7 @@ __global__ void rowsViaHelper(float *out, const float *in) {
 // A warp-synchronous tail through a volatile pointer: conflict-free.
 __device__ void warpReduce(volatile float *s, int tid) {
   s[tid] += s[tid + 32];
+  // CHECK-MESSAGES: :[[@LINE+1]]:13: warning: shared 's' passes values between lanes of one warp: lanes 0-15 read what lanes 16-31 stored, in 2 loads{{.*}}[warp-shuffle-candidate]
   s[tid] += s[tid + 16];
   s[tid] += s[tid + 8];
 }

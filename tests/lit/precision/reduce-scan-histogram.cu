@@ -23,6 +23,7 @@ __global__ void reduceWarpSync(const float *in, float *out, int n) {
   if (tid < 32) {
     volatile float *vs = sdata;
     vs[tid] += vs[tid + 32];
+    // CHECK-MESSAGES: :[[@LINE+1]]:16: warning: shared 'sdata' passes values between lanes of one warp: lanes 0-15 read what lanes 16-31 stored, in 5 loads{{.*}}[warp-shuffle-candidate]
     vs[tid] += vs[tid + 16];
     vs[tid] += vs[tid + 8];
     vs[tid] += vs[tid + 4];

@@ -1,0 +1,549 @@
+#include "analyzer/facts/WarpExchanges.h"
+#include "analyzer/results/WarpExchange.h"
+#include "analyzer/warp/FlatExpr.h"
+#include "analyzer/warp/WarpSimulator.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+namespace warplint {
+
+namespace {
+
+constexpr int64_t kMaxLaneSteps = int64_t(1) << 22; // thread-events run per block shape
+constexpr size_t kMaxShapes = 4;
+constexpr int64_t kMaxThreads = 1024;
+constexpr int kMaxIterations = 64;
+
+// Who stored a byte last.
+struct Writer {
+  int thread = -1;
+  int access = -1;
+  int64_t epoch = 0;     // barriers run before the store
+  int64_t warpSyncs = 0; // __syncwarp() calls run before the store
+};
+
+// What one load saw over a run of one block shape.
+struct ReadTally {
+  int64_t exchanged = 0, own = 0, beforeBarrier = 0, unwritten = 0, crossWarp = 0;
+  std::set<int> deltas;
+  std::set<int> xorMasks;
+  std::set<int> writers;
+  bool allSyncwarp = true, allVolatile = true;
+  int bestLanes = 0;
+  uint32_t bestMask = 0;
+  int bestWarp = -1;
+  uint32_t outsideMask = 0; // of bestWarp, set once it is known
+  uint32_t sourceMask = 0;  // of bestWarp: the lanes whose stores its lanes read
+  std::set<int> warps;      // warps with exchanged lanes
+};
+
+struct PendingStore {
+  std::string array;
+  int64_t address = 0;
+  int64_t width = 0;
+  Writer writer;
+};
+
+class Runner {
+public:
+  Runner(ModeledKernel &k, const BlockShape &block, const EvaluationOptions &opts)
+      : k_(k), block_(block), base_(blockBinding(block, opts)) {
+    warps_ = static_cast<int>((block.threads() + kWarpSize - 1) / kWarpSize);
+    execCount_.assign(k.events.size(), std::vector<int64_t>(warps_, 0));
+    for (size_t i = 0; i < k.accesses.size(); ++i) {
+      const ModeledAccess &a = k.accesses[i];
+      if (a.fact.space != AddressSpace::Shared)
+        continue;
+      compiled_.emplace(static_cast<int>(i), Compiled{});
+      Compiled &c = compiled_[static_cast<int>(i)];
+      if (a.fact.indexKnown)
+        c.address = std::make_unique<FlatExpr>(*a.guarded.byteOffset, std::vector<int>{});
+      for (auto &g : a.guarded.guards)
+        c.guards.emplace_back(*g, std::vector<int>{});
+    }
+  }
+
+  void run() {
+    Binding b = base_;
+    for (size_t i = 0; i < k_.loopRecurrences.size(); ++i)
+      if (k_.loopRecurrences[i])
+        b.loopIter[k_.loopRecurrences[i]->loopId] = 0;
+    exec(0, k_.events.size(), 0, b);
+    flush();
+  }
+
+  std::map<std::string, std::string> tainted; // array -> why
+  bool allTainted = false;
+  std::string allTaintedWhy;
+  std::map<int, ReadTally> reads; // by access
+  std::vector<std::vector<int64_t>> execCount_; // [event][warp]: warp-wide executions
+  int warps_ = 0;
+
+private:
+  struct Compiled {
+    std::unique_ptr<FlatExpr> address;
+    std::vector<FlatExpr> guards;
+  };
+
+  void taint(const std::string &array, const std::string &why) { tainted.emplace(array, why); }
+  void taintAll(const std::string &why) {
+    if (!allTainted)
+      allTaintedWhy = why;
+    allTainted = true;
+  }
+
+  static std::string at(const SourceLocation &l) { return "line " + std::to_string(l.line); }
+
+  // Runs events [from, to), all at loop depth `depth`.
+  void exec(size_t from, size_t to, size_t depth, Binding &b) {
+    size_t i = from;
+    while (i < to && !allTainted) {
+      const ProgramEvent &ev = k_.events[i];
+      if (ev.loops.size() <= depth) {
+        step(i, b);
+        ++i;
+        continue;
+      }
+      int loop = ev.loops[depth];
+      size_t j = i;
+      while (j < to && k_.events[j].loops.size() > depth && k_.events[j].loops[depth] == loop)
+        ++j;
+      runLoop(loop, i, j, depth, b);
+      i = j;
+    }
+  }
+
+  void runLoop(int loop, size_t from, size_t to, size_t depth, Binding &b) {
+    flush();
+    const auto &rec = loop < static_cast<int>(k_.loopRecurrences.size()) ? k_.loopRecurrences[loop] : nullptr;
+    auto taintInside = [&](const std::string &why) {
+      for (size_t e = from; e < to; ++e)
+        if (k_.events[e].kind == ProgramEvent::Kind::Access)
+          taint(k_.accesses[k_.events[e].access].fact.base, why);
+    };
+    bool shared = false;
+    for (size_t e = from; e < to && !shared; ++e)
+      shared = k_.events[e].kind == ProgramEvent::Kind::Access &&
+               k_.accesses[k_.events[e].access].fact.space == AddressSpace::Shared;
+    if (!shared) {
+      exec(from, to, depth + 1, b); // once: only its barriers matter
+      return;
+    }
+    if (!rec || !rec->cond) {
+      taintInside("the loop at " + at(k_.info.loops[loop].loc) + " has no counter the model can step");
+      exec(from, to, depth + 1, b); // once, for its barriers
+      return;
+    }
+    FlatExpr cond(*rec->cond, {});
+    for (int64_t it = 0;; ++it) {
+      if (it >= kMaxIterations) {
+        taintInside("the loop at " + at(k_.info.loops[loop].loc) + " runs more than " +
+                    std::to_string(kMaxIterations) + " iterations");
+        break;
+      }
+      b.loopIter[rec->loopId] = it;
+      bool any = false, known = true;
+      for (int64_t t = 0; t < block_.threads() && !any; ++t) {
+        bindThread(b, block_, t);
+        auto c = cond.evaluate(b, nullptr);
+        if (!c) {
+          known = false;
+          break;
+        }
+        any = *c != 0;
+      }
+      if (!known) {
+        taintInside("the loop at " + at(k_.info.loops[loop].loc) + " has a bound the model cannot evaluate");
+        if (it == 0)
+          exec(from, to, depth + 1, b);
+        break;
+      }
+      if (!any)
+        break;
+      exec(from, to, depth + 1, b);
+      flush(); // an iteration's stores are seen by the next
+    }
+    b.loopIter[rec->loopId] = 0;
+  }
+
+  // Whether thread `t` (bound in b) runs the loops around event `e` at their current iterations.
+  bool inLoops(const ProgramEvent &e, Binding &b) {
+    for (int l : e.loops) {
+      const auto &rec = k_.loopRecurrences[l];
+      if (!rec || !rec->cond)
+        continue;
+      auto c = evaluate(*rec->cond, b);
+      if (c && *c == 0)
+        return false;
+    }
+    return true;
+  }
+
+  void step(size_t index, Binding &b) {
+    const ProgramEvent &ev = k_.events[index];
+    if (ev.statement != statement_)
+      flush();
+    statement_ = ev.statement;
+    switch (ev.kind) {
+    case ProgramEvent::Kind::Barrier:
+      flush();
+      ++epoch_;
+      for (auto &c : execCount_[index])
+        ++c;
+      return;
+    case ProgramEvent::Kind::WarpSync:
+      flush();
+      ++warpSyncs_;
+      for (auto &c : execCount_[index])
+        ++c;
+      return;
+    case ProgramEvent::Kind::Opaque:
+      taintAll("a call at " + at(ev.loc) + " to device code the model did not follow");
+      return;
+    case ProgramEvent::Kind::Access:
+      break;
+    }
+    const ModeledAccess &a = k_.accesses[ev.access];
+    if (a.fact.space != AddressSpace::Shared)
+      return;
+    const std::string &array = a.fact.base;
+    auto &c = compiled_.at(ev.access);
+    if (a.atomic)
+      taint(array, "an atomic at " + at(a.fact.loc));
+    if (a.unknownGuard)
+      taint(array, "a condition the model cannot evaluate around the access at " + at(a.fact.loc));
+    if (!c.address) {
+      taint(array, "an index the model cannot evaluate at " + at(a.fact.loc));
+      return;
+    }
+    std::vector<uint32_t> exchangedLanes(warps_, 0), outsideLanes(warps_, 0), sourceLanes(warps_, 0);
+    bool ran = false;
+    for (int64_t t = 0; t < block_.threads(); ++t) {
+      bindThread(b, block_, t);
+      if (!inLoops(ev, b))
+        continue;
+      bool active = true;
+      for (auto &g : c.guards) {
+        auto v = g.evaluate(b, nullptr);
+        if (v && *v == 0) {
+          active = false;
+          break;
+        }
+      }
+      if (!active)
+        continue;
+      if (++laneSteps_ > kMaxLaneSteps) {
+        taintAll("more than " + std::to_string(kMaxLaneSteps) + " thread-steps to run");
+        return;
+      }
+      auto addr = c.address->evaluate(b, nullptr);
+      if (!addr) {
+        taint(array, "an index the model cannot evaluate at " + at(a.fact.loc));
+        return;
+      }
+      if (a.guarded.extentBytes > 0 && (*addr < 0 || *addr + a.guarded.widthBytes > a.guarded.extentBytes))
+        continue; // not a real execution (an assumed value was wrong for it)
+      ran = true;
+      int warp = static_cast<int>(t / kWarpSize), lane = static_cast<int>(t % kWarpSize);
+      if (a.fact.isRead)
+        readBytes(ev.access, a, array, static_cast<int>(t), *addr, exchangedLanes[warp], outsideLanes[warp],
+                  sourceLanes[warp]);
+      if (a.fact.isWrite)
+        pending_.push_back({array, *addr, a.guarded.widthBytes,
+                            Writer{static_cast<int>(t), ev.access, epoch_, warpSyncs_}});
+      if (!counted_[warp]) {
+        counted_[warp] = true;
+        ++execCount_[index][warp];
+      }
+      (void)lane;
+    }
+    std::fill(counted_.begin(), counted_.end(), false);
+    if (!ran || !a.fact.isRead)
+      return;
+    auto it = reads.find(ev.access);
+    if (it == reads.end())
+      return;
+    ReadTally &r = it->second;
+    for (int w = 0; w < warps_; ++w) {
+      int n = __builtin_popcount(exchangedLanes[w]);
+      if (n == 0)
+        continue;
+      r.warps.insert(w);
+      if (n > r.bestLanes) {
+        r.bestLanes = n;
+        r.bestMask = exchangedLanes[w];
+        r.bestWarp = w;
+      }
+      if (w == r.bestWarp) {
+        r.outsideMask |= outsideLanes[w];
+        r.sourceMask |= sourceLanes[w];
+      }
+    }
+  }
+
+  void readBytes(int access, const ModeledAccess &a, const std::string &array, int thread, int64_t addr,
+                 uint32_t &exchangedLanes, uint32_t &outsideLanes, uint32_t &sourceLanes) {
+    ReadTally &r = reads[access];
+    auto &shadow = shadow_[array];
+    int lane = thread % kWarpSize, warp = thread / kWarpSize;
+    // The bytes read may come from several stores: the worst class counts.
+    enum Class { Own, Exchanged, Before, Unwritten, Cross } worst = Own;
+    const Writer *from = nullptr;
+    for (int64_t byte = addr; byte < addr + a.guarded.widthBytes; ++byte) {
+      auto w = shadow.find(byte);
+      Class c;
+      if (w == shadow.end())
+        c = Unwritten;
+      else if (w->second.epoch != epoch_)
+        c = Before;
+      else if (w->second.thread == thread)
+        c = Own;
+      else if (w->second.thread / kWarpSize != warp)
+        c = Cross;
+      else
+        c = Exchanged;
+      auto rank = [](Class x) { return x == Own ? 0 : x == Exchanged ? 1 : x == Before ? 2 : x == Unwritten ? 3 : 4; };
+      if (rank(c) >= rank(worst)) {
+        worst = c;
+        if (w != shadow.end())
+          from = &w->second;
+      }
+    }
+    switch (worst) {
+    case Own: ++r.own; break;
+    case Before: ++r.beforeBarrier; outsideLanes |= 1u << lane; break;
+    case Unwritten: ++r.unwritten; outsideLanes |= 1u << lane; break;
+    case Cross: ++r.crossWarp; break;
+    case Exchanged: {
+      ++r.exchanged;
+      exchangedLanes |= 1u << lane;
+      int src = from->thread % kWarpSize;
+      sourceLanes |= 1u << src;
+      r.deltas.insert(src - lane);
+      r.xorMasks.insert(src ^ lane);
+      r.writers.insert(from->access);
+      if (from->warpSyncs == warpSyncs_)
+        r.allSyncwarp = false;
+      if (!a.isVolatile || !k_.accesses[from->access].isVolatile)
+        r.allVolatile = false;
+      break;
+    }
+    }
+  }
+
+  void flush() {
+    for (const PendingStore &p : pending_) {
+      auto &shadow = shadow_[p.array];
+      for (int64_t byte = p.address; byte < p.address + p.width; ++byte)
+        shadow[byte] = p.writer;
+    }
+    pending_.clear();
+  }
+
+  ModeledKernel &k_;
+  BlockShape block_;
+  Binding base_;
+  std::unordered_map<int, Compiled> compiled_;
+  std::unordered_map<std::string, std::unordered_map<int64_t, Writer>> shadow_;
+  std::vector<PendingStore> pending_;
+  std::vector<bool> counted_ = std::vector<bool>(kMaxThreads / kWarpSize + 1, false);
+  int statement_ = -1;
+  int64_t epoch_ = 0, warpSyncs_ = 0, laneSteps_ = 0;
+};
+
+// A load that reads other lanes' values of its own warp and nothing another
+// warp stored since the last barrier.
+bool isExchange(const ReadTally &r) { return r.exchanged > 0 && r.crossWarp == 0; }
+
+} // namespace
+
+void describeWarpExchanges(ModeledKernel &k, const EvaluationOptions &opts) {
+  auto facts = std::make_shared<WarpExchangeFacts>();
+  k.info.warpExchanges = facts;
+  // Only arrays both stored and loaded can carry values between lanes.
+  std::set<std::string> stored, loaded;
+  bool genericWrite = false;
+  for (const ModeledAccess &a : k.accesses) {
+    if (a.fact.space == AddressSpace::Shared) {
+      (a.fact.isWrite ? stored : loaded).insert(a.fact.base);
+      if (a.fact.isRead)
+        loaded.insert(a.fact.base);
+    }
+    genericWrite = genericWrite || (a.fact.space == AddressSpace::Generic && a.fact.isWrite);
+  }
+  std::set<std::string> arrays;
+  for (const std::string &s : stored)
+    if (loaded.count(s))
+      arrays.insert(s);
+  if (arrays.empty() || k.info.blockShapes.empty())
+    return;
+  if (genericWrite) {
+    for (const std::string &s : arrays)
+      facts->gaps.push_back("'" + s + "': the kernel stores through a pointer whose memory the model cannot trace");
+    return;
+  }
+  std::map<std::string, std::string> why; // array -> first gap
+  for (const ArrayInfo &ai : k.info.arrays)
+    for (const std::string &e : ai.layoutEscapes)
+      if (arrays.count(ai.name) && (e.find("async copy") != std::string::npos ||
+                                    e.find("bound to a reference") != std::string::npos))
+        why.emplace(ai.name, e);
+
+  // Per access: whether it was an exchange load under every shape it ran in.
+  std::map<int, std::vector<ReadTally>> perShape;
+  std::vector<BlockShape> shapes;
+  std::vector<std::vector<std::vector<int64_t>>> counts;
+  std::vector<int> warpsPerShape;
+  for (const BlockShape &shape : k.info.blockShapes) {
+    if (shapes.size() >= kMaxShapes)
+      break;
+    if (shape.threads() <= 0 || shape.threads() > kMaxThreads)
+      continue;
+    Runner r(k, shape, opts);
+    r.run();
+    if (r.allTainted) {
+      for (const std::string &s : arrays)
+        why.emplace(s, r.allTaintedWhy);
+      break;
+    }
+    for (auto &[array, reason] : r.tainted)
+      why.emplace(array, reason + " (block " + shape.str() + ")");
+    for (auto &[access, tally] : r.reads)
+      perShape[access].push_back(tally);
+    shapes.push_back(shape);
+    counts.push_back(std::move(r.execCount_));
+    warpsPerShape.push_back(r.warps_);
+  }
+  for (auto &[array, reason] : why)
+    if (arrays.count(array))
+      facts->gaps.push_back("'" + array + "': " + reason);
+  if (shapes.empty())
+    return;
+
+  // Exchange loads, in program order; one exchange per array per run of
+  // them with no barrier between.
+  WarpExchange *open = nullptr;
+  int lastEvent = -1;
+  std::vector<std::pair<int, int>> spans; // first store event, last load event per exchange
+  for (size_t e = 0; e < k.events.size(); ++e) {
+    const ProgramEvent &ev = k.events[e];
+    if (ev.kind == ProgramEvent::Kind::Barrier) {
+      open = nullptr;
+      continue;
+    }
+    if (ev.kind != ProgramEvent::Kind::Access)
+      continue;
+    const ModeledAccess &a = k.accesses[ev.access];
+    auto it = perShape.find(ev.access);
+    if (it == perShape.end() || why.count(a.fact.base) || !a.fact.isRead)
+      continue;
+    const std::vector<ReadTally> &tallies = it->second;
+    // Every shape it ran in: an exchange (shapes where no lane ran it do not count against it).
+    bool every = tallies.size() == shapes.size() &&
+                 std::all_of(tallies.begin(), tallies.end(), [](const ReadTally &r) { return isExchange(r); });
+    if (!every)
+      continue;
+    if (!open || open->array != a.fact.base) {
+      facts->exchanges.push_back({});
+      open = &facts->exchanges.back();
+      open->array = a.fact.base;
+      for (const ArrayInfo &ai : k.info.arrays)
+        if (ai.name == a.fact.base)
+          open->arrayLoc = ai.loc;
+      open->shapes = shapes;
+      spans.push_back({static_cast<int>(k.events.size()), -1});
+    }
+    const ReadTally &t = tallies.front();
+    WarpExchangeRead r;
+    r.access = static_cast<size_t>(ev.access);
+    r.writers.assign(t.writers.begin(), t.writers.end());
+    std::sort(r.writers.begin(), r.writers.end());
+    bool syncwarp = true, isVolatile = true;
+    for (const ReadTally &x : tallies) {
+      syncwarp = syncwarp && x.allSyncwarp;
+      isVolatile = isVolatile && x.allVolatile;
+    }
+    r.sync = syncwarp ? "__syncwarp" : isVolatile ? "volatile" : "none";
+    r.exchangeLanes = t.bestLanes;
+    r.exchangeMask = t.bestMask;
+    r.laneDeltas.assign(t.deltas.begin(), t.deltas.end());
+    r.xorMask = t.xorMasks.size() == 1 ? *t.xorMasks.begin() : -1;
+    r.exchanged = t.exchanged;
+    r.own = t.own;
+    r.beforeBarrier = t.beforeBarrier;
+    r.unwritten = t.unwritten;
+    r.outsideMask = t.outsideMask;
+    r.sourceMask = t.sourceMask;
+    open->reads.push_back(r);
+    for (const ReadTally &x : tallies)
+      for (int w : x.warps)
+        if (&x == &tallies.front() && std::find(open->warps.begin(), open->warps.end(), w) == open->warps.end())
+          open->warps.push_back(w);
+    std::sort(open->warps.begin(), open->warps.end());
+    // The span: from the earliest store read to this load.
+    for (size_t s = 0; s < k.events.size(); ++s)
+      if (k.events[s].kind == ProgramEvent::Kind::Access &&
+          std::find(r.writers.begin(), r.writers.end(), static_cast<size_t>(k.events[s].access)) != r.writers.end()) {
+        spans.back().first = std::min(spans.back().first, static_cast<int>(s));
+        break;
+      }
+    spans.back().second = static_cast<int>(e);
+    lastEvent = static_cast<int>(e);
+  }
+  (void)lastEvent;
+
+  // What a warp runs over each span (first shape): the busiest warp's
+  // instructions on the array and its __syncwarp calls.
+  for (size_t x = 0; x < facts->exchanges.size(); ++x) {
+    WarpExchange &ex = facts->exchanges[x];
+    auto [first, last] = spans[x];
+    if (first > last)
+      first = last;
+    // The rest of the loop around the last load runs with it (a scan step's
+    // store after its load).
+    if (!k.events[last].loops.empty()) {
+      int loop = k.events[last].loops.back();
+      while (last + 1 < static_cast<int>(k.events.size()) &&
+             std::find(k.events[last + 1].loops.begin(), k.events[last + 1].loops.end(), loop) !=
+                 k.events[last + 1].loops.end())
+        ++last;
+    }
+    for (int s = first; s <= last; ++s)
+      if (k.events[s].kind == ProgramEvent::Kind::Access && k.accesses[k.events[s].access].fact.base == ex.array) {
+        ex.firstStore = static_cast<size_t>(k.events[s].access);
+        break;
+      }
+    ex.totalWarps = warpsPerShape.front();
+    int64_t best = -1;
+    for (int w = 0; w < warpsPerShape.front(); ++w) {
+      int64_t stores = 0, loads = 0, syncs = 0;
+      for (int s = first; s <= last; ++s) {
+        const ProgramEvent &ev = k.events[s];
+        int64_t n = counts.front()[s][w];
+        if (ev.kind == ProgramEvent::Kind::WarpSync)
+          syncs += n;
+        else if (ev.kind == ProgramEvent::Kind::Access && k.accesses[ev.access].fact.base == ex.array) {
+          if (k.accesses[ev.access].fact.isWrite)
+            stores += n;
+          if (k.accesses[ev.access].fact.isRead)
+            loads += n;
+        }
+      }
+      if (stores + loads > best) {
+        best = stores + loads;
+        ex.warpStores = stores;
+        ex.warpLoads = loads;
+        ex.warpSyncs = syncs;
+      }
+    }
+    // Lanes of the first warp that take part: those that read another
+    // lane's value, and the lanes those values came from.
+    for (const WarpExchangeRead &r : ex.reads)
+      ex.laneMask |= r.exchangeMask | r.sourceMask;
+  }
+}
+
+} // namespace warplint

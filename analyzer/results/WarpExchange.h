@@ -1,0 +1,71 @@
+// Facts about shared memory used to pass values between the lanes of one
+// warp (analyzer/facts/WarpExchanges.cpp): every thread of the block is run
+// through the kernel's shared accesses and synchronizations in program order
+// (every iteration of the loops around them), and each load is told where
+// the value it reads came from: the thread's own store, another lane of its
+// warp with no __syncthreads in between, a store before a barrier, or
+// another warp with no barrier. Facts only: the warp-shuffle-candidate rule
+// judges them.
+#pragma once
+
+#include "analyzer/results/AnalysisResults.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace warplint {
+
+// A load of a shared array that reads values other lanes of the same warp
+// stored, with no __syncthreads between the store and the load.
+struct WarpExchangeRead {
+  size_t access = 0;           // index into KernelInfo::accesses: the load
+  std::vector<size_t> writers; // the stores whose values other lanes of the warp read here, in source order
+  // What orders store and load: "__syncwarp" (one ran between them in every
+  // case), "volatile" (both accesses volatile, no __syncwarp) or "none".
+  std::string sync;
+  // Lanes of one warp that read a value another lane of the warp stored, in
+  // the busiest (warp, iteration); the lanes of warp 0 when it takes part.
+  int exchangeLanes = 0;
+  uint32_t exchangeMask = 0; // those lanes, as a mask over lanes 0-31
+  // Source lane minus reading lane over every exchanged read (distinct,
+  // ascending), and, when each source lane is the reading lane XOR one
+  // constant, that constant (-1 otherwise).
+  std::vector<int> laneDeltas;
+  int xorMask = -1;
+  // Per (thread, iteration) read over the whole enumeration: another lane's
+  // value of the same warp; the thread's own value; a value stored before a
+  // __syncthreads (by any thread) or never stored in the kernel.
+  int64_t exchanged = 0, own = 0, beforeBarrier = 0, unwritten = 0;
+  uint32_t outsideMask = 0; // lanes (of the warp above) whose reads come from before a barrier or from no store
+  uint32_t sourceMask = 0;  // lanes (of the warp above) whose stores the exchanged reads read
+};
+
+// One exchange: the loads of one array whose values come from stores by
+// other lanes of the same warp, and what a warp executes from the first of
+// those stores to the last of those loads.
+struct WarpExchange {
+  std::string array;
+  SourceLocation arrayLoc;
+  std::vector<WarpExchangeRead> reads; // in program order
+  size_t firstStore = 0;               // index into KernelInfo::accesses: the earliest store read
+  // Executed by one warp (the busiest) over that span, every iteration
+  // counted: warp-wide store and load instructions on the array, and
+  // __syncwarp() calls.
+  int64_t warpStores = 0, warpLoads = 0, warpSyncs = 0;
+  // The warps of the block that run the exchange (first block shape), and
+  // the lanes of the first of them that store or load in it.
+  std::vector<int> warps;
+  int totalWarps = 0;
+  uint32_t laneMask = 0;
+  std::vector<BlockShape> shapes; // block shapes under which it was found (every shape evaluated)
+};
+
+struct WarpExchangeFacts {
+  std::vector<WarpExchange> exchanges;
+  // Shared arrays the enumeration could not follow, and why: "'s': a store
+  // the model cannot evaluate at k.cu:12". No exchange is reported on them.
+  std::vector<std::string> gaps;
+};
+
+} // namespace warplint
