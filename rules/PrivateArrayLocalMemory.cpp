@@ -1,8 +1,9 @@
 // private-array-local-memory (L_1-L_4): a thread-private array the compiler
 // must place in local memory (device memory behind L1) instead of registers:
 // a subscript that stays unknown after full unrolling, an address that
-// leaves the code indexing it, or more bytes than the measured register
-// budget. Judged from analyzer/facts/PrivateArrays.cpp's facts; confirmed by
+// leaves the code indexing it, or a loop too long for nvcc to unroll. Size
+// alone decides nothing (a fully unrolled 1 KiB array with constant
+// subscripts stays in registers). Judged from analyzer/facts/PrivateArrays.cpp's facts; confirmed by
 // ptxas's stack frame when it was run (--ptxas-confirm).
 #include "rules/AllRules.h"
 #include "rules/ProfileCosts.h"
@@ -26,16 +27,20 @@ const RuleInfo kInfo{
     "Pasternak, Memory-oriented optimization techniques in GPGPU programming (2022), section 4.2.3",
     "A thread-private array lives in registers only when the compiler can give each element its own "
     "register: every subscript must be a compile-time constant once the loops around it are fully "
-    "unrolled, the array's address must not leave the code that indexes it, and it must fit the "
-    "register budget. Otherwise it goes to local memory, which is device memory behind the L1 cache: "
+    "unrolled, and the array's address must not leave the code that indexes it. Otherwise it goes to local memory, which is device memory behind the L1 cache: "
     "each access is a load or store with L1 latency at best and L2 or DRAM latency when the working "
     "set leaves L1, where a register costs nothing. A subscript read from data (a per-thread "
     "histogram), counted by a `while` loop or a loop without a constant trip count, or moved by a "
     "data-dependent sort all force local memory; an unrolled loop over constants does not (L_1). "
     "Nested loops shrink what fits (L_2); a sort can often be replaced by an equivalent operation "
     "with constant subscripts, such as a compare-exchange network or a mean instead of a median "
-    "(L_3); newer compute capabilities keep larger arrays in registers (L_4). The size limit is the "
-    "largest array the profile's ptxas probe kept in registers (`register_arrays`).",
+    "(L_3); newer compute capabilities keep larger arrays in registers (L_4). Size alone does not decide: "
+    "nvcc 13.0 keeps a fully unrolled array of 1 KiB with constant subscripts in registers, and what does not "
+    "fit a thread's 255 registers is spilled, not placed as an array; but a constant-trip loop of 384 or more "
+    "iterations without `#pragma unroll` stays rolled, and its counter indexes local memory. An array passed "
+    "by pointer or reference is followed into the functions whose bodies are visible (CUB and CUTLASS-style "
+    "`__forceinline__` templates included); only a call that cannot be inlined (no body, `__noinline__`, "
+    "recursion) makes its address escape.",
     "__global__ void histogram16(const int *in, int *out, int n) {\n"
     "  int bins[16] = {0};               // subscript from data: local memory\n"
     "  for (int i = threadIdx.x; i < n; i += blockDim.x)\n"
@@ -53,8 +58,7 @@ const RuleInfo kInfo{
     "  if (threadIdx.x < 16) atomicAdd(&out[threadIdx.x], bins[threadIdx.x]);\n"
     "}",
     "safe (applied by --fix) only where every non-constant subscript comes from constant-trip loops that "
-    "`#pragma unroll N` (N below the trip count, or 1) keeps rolled, the array's address does not escape and it "
-    "fits the register budget: the count is deleted so the loops unroll fully, which changes code size but not "
+    "`#pragma unroll N` (N below the trip count, or 1) keeps rolled and the array's address does not escape: the count is deleted so the loops unroll fully, which changes code size but not "
     "behaviour; --fix re-analyzes the file and keeps the edit only when the finding is gone. Otherwise "
     "diagnostic only (the advice depends on the algorithm).",
 };
@@ -70,15 +74,6 @@ std::string typeText(const PrivateArray &a) {
   for (int64_t d : a.dims)
     t += "[" + (d ? std::to_string(d) : std::string("?")) + "]";
   return t;
-}
-
-// "sm_90" for compute capability "9.0".
-std::string archOf(const HardwareProfile &p) {
-  std::string cc = p.computeCapability(), digits;
-  for (char c : cc)
-    if (c >= '0' && c <= '9')
-      digits += c;
-  return digits.empty() ? "" : "sm_" + digits;
 }
 
 // The local-memory latencies the profile measured: L1 hit, register, L2, DRAM.
@@ -116,15 +111,23 @@ std::string localCost(const HardwareProfile &p, nlohmann::json &details) {
 //   data index read in a rolled loop (gather): from 16;
 //   index chosen under a data-dependent condition (argmin): from 12;
 //   counter of a loop kept rolled by `#pragma unroll 1`: from 10;
-//   counter of a loop with a run-time bound: 10 and 11 local, 12 to 20 in
-//     registers (the compiler bounds the trip count by the array), 32 and up
-//     local: from 32.
+//   counter of a loop with a run-time bound: the compiler bounds the trip
+//     count by the array and unrolls, so it depends on the pattern (2 to 64
+//     elements measured): written in one such loop and read in another
+//     (`for (n < dstate) h[n] = ..;` then `.. h[n] ..` in a second loop):
+//     local at every size, 2 to 64; otherwise (read only, or read and
+//     written in the same loop) 10 local, 12 to 20 in registers, local from
+//     24 for all but a read in a nested loop (registers at 24): from 32;
+//   counter of a constant-trip loop too long to unroll (384 and more
+//     iterations without a pragma): the whole array is the stack frame.
 // Thread or parameter subscripts inside loops were not measured: from 32.
 // With --ptxas-confirm the stack frame decides instead.
 int64_t minElements(const DynamicSubscript &s) {
   constexpr int64_t kNever = INT64_MAX;
   if (!s.inLoop)
     return kNever;
+  if (s.cause == "long-loop")
+    return 1;
   if (s.cause == "while-loop")
     return 8;
   if (s.cause == "data")
@@ -141,26 +144,28 @@ int64_t elementCount(const PrivateArray &a) {
   return n;
 }
 
-bool qualifies(const DynamicSubscript &s, int64_t elements) { return elements >= minElements(s); }
-
-struct Budget {
-  int elements = 0;    // floats the probe kept in registers
-  std::string arch;
-};
-
-// The largest array the profile's ptxas probe kept in registers with the
-// simplest pattern (one loop): any larger array cannot be in registers.
-std::optional<Budget> registerBudget(const HardwareProfile *p) {
-  if (!p)
-    return std::nullopt;
-  std::string arch = archOf(*p);
-  auto n = p->largestRegisterArray(arch, "vector_add");
-  if (!n || *n <= 0)
-    return std::nullopt;
-  return Budget{*n, arch};
+bool sameLoc(const SourceLocation &a, const SourceLocation &b) {
+  return a.line == b.line && a.column == b.column && a.file == b.file;
 }
 
-std::string advice(const PrivateArray &a, const std::string &cause, bool tooLarge) {
+// Written at the counter of one run-time-bound loop and read at the counter
+// of another: local memory at every size measured.
+bool runtimeLoopsHandOver(const PrivateArray &a) {
+  for (const DynamicSubscript &w : a.dynamicSubscripts)
+    if (w.cause == "loop-bound" && w.isWrite && w.loop.valid())
+      for (const DynamicSubscript &r : a.dynamicSubscripts)
+        if (r.cause == "loop-bound" && !r.isWrite && r.loop.valid() && !sameLoc(w.loop, r.loop))
+          return true;
+  return false;
+}
+
+bool qualifies(const DynamicSubscript &s, const PrivateArray &a) {
+  if (s.cause == "loop-bound" && s.inLoop && runtimeLoopsHandOver(a))
+    return true;
+  return elementCount(a) >= minElements(s);
+}
+
+std::string advice(const PrivateArray &a, const std::string &cause) {
   std::string nested = a.nestedLoopSubscript ? "; merging the nested loops that index it into one loop leaves the "
                                                "compiler more registers for it (L_2)"
                                              : "";
@@ -171,6 +176,9 @@ std::string advice(const PrivateArray &a, const std::string &cause, bool tooLarg
   if (cause == "loop-bound")
     return "give the loop a constant trip count (a compile-time maximum with an `if` on the real bound inside) "
            "and `#pragma unroll` so every subscript becomes a constant (L_1)" + nested;
+  if (cause == "long-loop")
+    return "add `#pragma unroll` so every subscript becomes a constant, or use a smaller array (less work a "
+           "thread) or shared memory; what does not fit a thread's 255 registers is then spilled (L_1)" + nested;
   if (cause == "unroll-pragma")
     return "let the loop unroll fully (`#pragma unroll` without a count): its counter then becomes a constant "
            "in every copy of the body (L_1)";
@@ -185,9 +193,6 @@ std::string advice(const PrivateArray &a, const std::string &cause, bool tooLarg
            "indexed by thread or run-time values in shared memory";
   if (!a.escape.empty())
     return "pass the elements' values instead of the array's address, or let the callee be inlined";
-  if (tooLarge)
-    return "use a smaller array (less work a thread, L_1) or shared memory" + nested +
-           "; newer compute capabilities keep larger arrays in registers (L_4)";
   return "";
 }
 
@@ -199,7 +204,6 @@ public:
     if (!k.privateMemory)
       return;
     const PtxasReport &ptxas = k.privateMemory->ptxas;
-    auto budget = registerBudget(ctx.profile);
     for (const PrivateArray &a : k.privateMemory->arrays) {
       // ptxas is the ground truth where it ran: no stack frame, no local array.
       if (ptxas.ran && ptxas.stackFrameBytes == 0)
@@ -207,20 +211,19 @@ public:
       PrivateArray judged = a;
       judged.dynamicSubscripts.clear();
       for (const DynamicSubscript &s : a.dynamicSubscripts)
-        if ((ptxas.ran && ptxas.stackFrameBytes > 0) || qualifies(s, elementCount(a)))
+        if ((ptxas.ran && ptxas.stackFrameBytes > 0) || qualifies(s, a))
           judged.dynamicSubscripts.push_back(s);
       bool dynamic = !judged.dynamicSubscripts.empty();
       bool escapes = !a.escape.empty();
-      bool tooLarge = budget && a.bytes > 0 && a.bytes > int64_t(budget->elements) * 4;
-      if (!dynamic && !escapes && !tooLarge)
+      if (!dynamic && !escapes)
         continue;
-      out.push_back(finding(k, judged, ctx, budget, dynamic, escapes, tooLarge));
+      out.push_back(finding(k, judged, ctx, dynamic, escapes));
     }
   }
 
 private:
-  static Finding finding(const KernelInfo &k, const PrivateArray &a, const RuleContext &ctx,
-                         const std::optional<Budget> &budget, bool dynamic, bool escapes, bool tooLarge) {
+  static Finding finding(const KernelInfo &k, const PrivateArray &a, const RuleContext &ctx, bool dynamic,
+                         bool escapes) {
     Finding f;
     f.rule = kInfo.id;
     f.severity = "warning";
@@ -246,18 +249,11 @@ private:
       for (const DynamicSubscript &s : a.dynamicSubscripts)
         causes.push_back({{"kind", "dynamic-subscript"}, {"cause", s.cause}, {"access", s.text}, {"why", s.why},
                           {"line", s.loc.line}, {"column", s.loc.column}});
-    } else if (escapes) {
-      msg << a.escape;
     } else {
-      msg << "its " << a.bytes << " bytes exceed the largest private array the profile's ptxas probe kept in "
-          << "registers (" << budget->elements << " floats, " << budget->elements * 4 << " bytes, one loop, "
-          << budget->arch << ")";
+      msg << a.escape;
     }
     if (escapes)
       causes.push_back({{"kind", "escape"}, {"why", a.escape}, {"line", a.escapeLoc.line}});
-    if (tooLarge)
-      causes.push_back({{"kind", "size"}, {"bytes", a.bytes}, {"register_budget_bytes", budget->elements * 4},
-                        {"arch", budget->arch}});
     f.details["causes"] = causes;
     if (ctx.profile) {
       std::string cost = localCost(*ctx.profile, f.details);
@@ -284,10 +280,6 @@ private:
     }
     if (dynamic && escapes)
       f.notes.push_back({a.escapeLoc, "also: " + a.escape});
-    if (tooLarge && (dynamic || escapes))
-      f.notes.push_back({{}, "also: its " + std::to_string(a.bytes) + " bytes exceed the largest private array the "
-                                 "profile's ptxas probe kept in registers (" + std::to_string(budget->elements * 4) +
-                                 " bytes, " + budget->arch + ")"});
     for (auto it = a.callChain.rbegin(); it != a.callChain.rend(); ++it)
       f.notes.push_back({*it, "declared in '" + a.declaredIn + "', called from '" + k.name + "' here"});
     if (ctx.profile)
@@ -295,13 +287,13 @@ private:
         f.notes.push_back({{}, "local memory shares L1, L2 and the " + rounded(*dram) +
                                    " GB/s of DRAM bandwidth the profile measured with global memory; lanes using "
                                    "different subscripts touch up to 32 sectors a warp access"});
-    std::string fix = advice(a, cause, tooLarge);
+    std::string fix = advice(a, cause);
     if (!fix.empty())
       f.notes.push_back({{}, "instead: " + fix});
     // Every dynamic subscript comes from constant-trip loops kept rolled by
     // a count: unrolling them fully makes every subscript a constant. The
     // re-analysis of --fix checks that the finding is gone.
-    if (dynamic && !escapes && !tooLarge && !a.rollingPragmas.empty()) {
+    if (dynamic && !escapes && !a.rollingPragmas.empty()) {
       Fix x;
       x.subject = a.name;
       x.description = "unroll the loops indexing '" + a.name + "' fully (`#pragma unroll` without a count)";

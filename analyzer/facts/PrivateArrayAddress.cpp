@@ -98,17 +98,32 @@ void Analysis::passed(const CallExpr *call, const Expr *e, const Verdict &offset
   unsigned argIndex = 0;
   while (argIndex < call->getNumArgs() && call->getArg(argIndex)->IgnoreParenImpCasts() != e->IgnoreParenImpCasts())
     ++argIndex;
-  if (!inlinable(def, f, stack) || argIndex >= def->getNumParams() || def->isVariadic()) {
-    std::string reason = !def || !def->getBody() ? ", whose body is not in this translation unit"
-                         : def && def->hasAttr<NoInlineAttr>() ? ", which is not inlined (__noinline__)"
-                                                               : ", which is not analyzed in place";
-    return escape(call, "its address is passed to '" + name + "'" + reason);
-  }
+  // What makes the compiler keep a call (and so the array's address): no
+  // body to inline, __noinline__, recursion, a variable argument list. A
+  // visible body the analysis does not follow is a gap, not an escape:
+  // nvcc inlines __device__ functions whose bodies it sees, CUB's and
+  // CUTLASS's `__forceinline__` layers included.
+  if (!def || !def->getBody())
+    return escape(call, "its address is passed to '" + name + "', whose body is not in this translation unit");
+  if (def->hasAttr<NoInlineAttr>())
+    return escape(call, "its address is passed to '" + name + "', which is not inlined (__noinline__)");
+  if (def->isVariadic())
+    return escape(call, "its address is passed to '" + name + "', which takes a variable argument list");
+  if (std::find(stack.begin(), stack.end(), def) != stack.end())
+    return escape(call, "its address is passed to '" + name + "', which is recursive");
+  unsigned skip = firstArgument(call, def);
+  if (argIndex < skip || argIndex - skip >= def->getNumParams())
+    return undetermined("passed to '" + name + "' as an argument the analysis does not match to a parameter");
+  if (!inlinable(def, f, stack, kMaxArrayCallDepth))
+    return undetermined("passed to '" + name + "', which is not analyzed in place (" +
+                        (isDeviceFunction(def) ? "more than " + std::to_string(kMaxArrayCallDepth) + " calls deep"
+                                               : std::string("not a __device__ function")) +
+                        ")");
   std::vector<SourceLocation> chain = f.callChain;
   chain.push_back(toLocation(ctx_.getSourceManager(), call->getBeginLoc()));
   Frame &child = frame(def, &f, call, chain);
   stack.push_back(def);
-  const ParmVarDecl *param = def->getParamDecl(argIndex);
+  const ParmVarDecl *param = def->getParamDecl(argIndex - skip);
   for (const DeclRefExpr *dre : collect<DeclRefExpr>(def->getBody()))
     if (dre->getDecl() == param)
       usePointer(dre, offset, child, stack);
@@ -139,11 +154,15 @@ void Analysis::element(const Expr *access, const Verdict &v, const Frame &f, con
   d.why = v.why;
   if (v.loop.isValid())
     d.loop = toLocation(ctx_.getSourceManager(), v.loop);
-  for (const Stmt *p = f.parents->getParent(access); p; p = f.parents->getParent(p))
-    if (isLoop(p)) {
-      d.inLoop = true;
-      d.inRolledLoop = d.inRolledLoop || loopTrips(p, f).kind == Kind::Dynamic;
-    }
+  // The loops around the access, then around each call that led to it.
+  for (const Frame *g = &f, *from = nullptr; g; from = g, g = g->caller) {
+    const Stmt *start = from ? static_cast<const Stmt *>(from->call) : access;
+    for (const Stmt *p = g->parents->getParent(start); p; p = g->parents->getParent(p))
+      if (isLoop(p)) {
+        d.inLoop = true;
+        d.inRolledLoop = d.inRolledLoop || loopTrips(p, *g).kind == Kind::Dynamic;
+      }
+  }
   if (write && (v.cause == "while-loop" || v.cause == "data-condition"))
     a.shuffledByData = true;
   for (const DynamicSubscript &seen : a.dynamicSubscripts)

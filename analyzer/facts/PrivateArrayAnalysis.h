@@ -17,9 +17,12 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <memory>
@@ -31,6 +34,10 @@
 namespace warplint::private_arrays {
 
 constexpr int kMaxCallDepth = 4;
+// An array passed by pointer or reference is followed further: library
+// templates (CUB's BlockScan, CUTLASS-style helpers) pass it down through
+// many `__forceinline__` layers before indexing it.
+constexpr int kMaxArrayCallDepth = 16;
 
 // What a value (a subscript, a loop bound) is once every loop with a constant
 // trip count is fully unrolled. Ordered: joining keeps the worse.
@@ -103,6 +110,13 @@ template <typename T> std::vector<const T *> collect(const clang::Stmt *body) {
   return c.found;
 }
 
+// The call argument that binds the callee's first parameter: a member
+// operator call (`op(a, b)` on a functor) lists the object first.
+inline unsigned firstArgument(const clang::CallExpr *call, const clang::FunctionDecl *callee) {
+  auto *method = clang::dyn_cast<clang::CXXMethodDecl>(callee);
+  return clang::isa<clang::CXXOperatorCallExpr>(call) && method && !method->isStatic() ? 1 : 0;
+}
+
 // One function's body as the analysis sees it: its writes, its loops, and
 // for a call analyzed in place, what its scalar parameters stand for.
 struct Frame {
@@ -114,6 +128,10 @@ struct Frame {
   std::map<const clang::ForStmt *, const clang::LoopHintAttr *> hints;
   std::vector<SourceLocation> callChain;
   int depth = 0;
+  // For a call analyzed in place: the frame that calls it and the call, so
+  // that the loops around the call count as loops around its accesses.
+  const Frame *caller = nullptr;
+  const clang::CallExpr *call = nullptr;
 
   // The parent, past parentheses and implicit conversions other than a read.
   const clang::Stmt *parent(const clang::Stmt *s) const {
@@ -138,7 +156,8 @@ private:
   // ---- the walk and the records (PrivateArrays.cpp) ----
   Frame &frame(const clang::FunctionDecl *fn, const Frame *caller, const clang::CallExpr *call,
                std::vector<SourceLocation> chain);
-  static bool inlinable(const clang::FunctionDecl *def, const Frame &caller, const CallStack &stack);
+  static bool inlinable(const clang::FunctionDecl *def, const Frame &caller, const CallStack &stack,
+                        int maxDepth = kMaxCallDepth);
   void scanFunction(Frame &f, CallStack stack);
   // The count of `#pragma unroll N` with the blanks before it, so that
   // deleting the span leaves `#pragma unroll`.

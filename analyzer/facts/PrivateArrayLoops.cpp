@@ -14,9 +14,13 @@ using namespace clang;
 
 namespace {
 
-// A constant-trip loop longer than this without `#pragma unroll` may stay
-// rolled (the compiler's unrolling budget is not known): no verdict then.
+// A constant-trip loop without `#pragma unroll`: nvcc 13.0 (sm_90, ptxas -v)
+// unrolled one that fills and one that reads a float array fully up to 256
+// iterations (no stack frame beyond spills) and kept both rolled at 384 and
+// 512 (the whole array in the stack frame). A larger body unrolls less, so
+// from 384 iterations the loop is rolled; between the two, no verdict.
 constexpr int64_t kAutoUnrollTrips = 256;
+constexpr int64_t kRolledTrips = 384;
 
 } // namespace
 
@@ -116,6 +120,13 @@ Verdict Analysis::inductionVariable(const VarDecl *v, const ForStmt *fs, const F
                                                       (count == 1 ? "rolled" : "partly rolled"),
                                  fs->getForLoc());
     d.rolling.insert(h);
+    d.loopVars = shape.loopVars;
+    return d;
+  }
+  if (trips && *trips >= kRolledTrips) {
+    Verdict d = Verdict::dynamic("long-loop", "'" + name + "' counts " + loopAt + ", whose " + std::to_string(*trips) +
+                                                  " iterations nvcc does not unroll without `#pragma unroll`",
+                                 fs->getForLoc());
     d.loopVars = shape.loopVars;
     return d;
   }

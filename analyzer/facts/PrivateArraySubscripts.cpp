@@ -223,7 +223,8 @@ Verdict Analysis::mutableVariable(const VarDecl *v, const Frame &f) {
         Verdict trips = loopTrips(p, f);
         if (trips.kind == Kind::Dynamic && (accumulates || valueVerdict.kind != Kind::Constant)) {
           std::string kind = isa<WhileStmt>(p) ? "`while` loop" : isa<DoStmt>(p) ? "`do` loop" : "loop";
-          Verdict d = Verdict::dynamic(trips.cause == "unroll-pragma" ? "unroll-pragma" : "while-loop",
+          Verdict d = Verdict::dynamic(trips.cause == "unroll-pragma" || trips.cause == "long-loop" ? trips.cause
+                                                                                                : "while-loop",
                                        "'" + name + "' changes in the " + kind + at + ", " + trips.why, p->getBeginLoc());
           d.rolling = trips.rolling;
           d.otherDynamic = trips.otherDynamic;

@@ -56,9 +56,13 @@ Frame &Analysis::frame(const FunctionDecl *fn, const Frame *caller, const CallEx
   f.parents = std::make_unique<ParentMap>(const_cast<Stmt *>(fn->getBody()));
   f.callChain = std::move(chain);
   f.depth = caller ? caller->depth + 1 : 0;
-  if (call)
-    for (unsigned i = 0; i < call->getNumArgs() && i < fn->getNumParams(); ++i)
-      f.args[fn->getParamDecl(i)] = {call->getArg(i), caller};
+  f.caller = caller;
+  f.call = call;
+  if (call) {
+    unsigned skip = firstArgument(call, fn);
+    for (unsigned i = skip; i < call->getNumArgs() && i - skip < fn->getNumParams(); ++i)
+      f.args[fn->getParamDecl(i - skip)] = {call->getArg(i), caller};
+  }
   for (const AttributedStmt *as : collect<AttributedStmt>(fn->getBody()))
     if (auto *fs = dyn_cast<ForStmt>(as->getSubStmt()))
       for (const Attr *a : as->getAttrs())
@@ -71,9 +75,9 @@ Frame &Analysis::frame(const FunctionDecl *fn, const Frame *caller, const CallEx
   return f;
 }
 
-bool Analysis::inlinable(const FunctionDecl *def, const Frame &caller, const CallStack &stack) {
+bool Analysis::inlinable(const FunctionDecl *def, const Frame &caller, const CallStack &stack, int maxDepth) {
   return def && def->getBody() && isDeviceFunction(def) && !def->hasAttr<CUDAGlobalAttr>() &&
-         !def->hasAttr<NoInlineAttr>() && caller.depth + 1 < kMaxCallDepth &&
+         !def->hasAttr<NoInlineAttr>() && caller.depth + 1 < maxDepth &&
          std::find(stack.begin(), stack.end(), def) == stack.end();
 }
 
