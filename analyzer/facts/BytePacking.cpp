@@ -64,7 +64,11 @@ bool splitIndex(const ASTContext &ctx, const Expr *idx, int64_t width, const Var
     vec = mul->getLHS();
   else
     return false;
-  return k == -1 || (k >= 0 && k < width);
+  // -1 stands for the loop variable only with `loopVar`: a constant -1
+  // (`in[4 * i + -1]`) is out of [0, W) like any other, and taking it for
+  // the sentinel wrote byte slot -1 in window() (heap corruption, abort;
+  // found by the mutation fuzzer, tests/fuzz/regressions/).
+  return loopVar ? k == -1 : k >= 0 && k < width;
 }
 
 bool mentions(const Stmt *s, const VarDecl *v) {
