@@ -14,6 +14,7 @@ namespace warplint {
 
 struct PrivateMemoryFacts; // analyzer/results/PrivateMemory.h
 struct KernelWork;         // analyzer/results/KernelWork.h
+struct HostFacts;          // analyzer/host/HostFacts.h
 
 struct SourceLocation {
   std::string file;
@@ -423,6 +424,8 @@ struct TranslationUnitResult {
   // Content hash (analyzer/results/Fix.h contentHash) of each user file the parse read,
   // by absolute path: fixes are applied only to unchanged files.
   std::vector<std::pair<std::string, std::string>> fileHashes;
+  // The unit's host code: copies, launches, managed memory (analyzer/host/HostFacts.h).
+  std::shared_ptr<HostFacts> host;
 };
 
 struct AnalysisResults {
