@@ -111,7 +111,7 @@ struct HostBuffers::Index {
     MemoryOrigin alloc = MemoryOrigin::Unknown;
     std::string allocator, reason;
     SourceLocation loc;
-    std::optional<int64_t> bytes;
+    const Expr *size = nullptr; // the allocation's size argument, evaluated when traced
   };
   std::map<const ValueDecl *, std::vector<Def>> defs;
   std::map<const ValueDecl *, SourceLocation> registered;
@@ -193,7 +193,7 @@ public:
         if (name == "cudaMallocPitch" || name == "cuMemAllocPitch")
           sizeArg = 99;
         if (sizeArg < call->getNumArgs())
-          def.bytes = hb_.evaluate(call->getArg(sizeArg));
+          def.size = call->getArg(sizeArg);
         ix_.defs[d].push_back(def);
         return true;
       }
@@ -327,10 +327,8 @@ std::optional<int64_t> HostBuffers::evaluate(const Expr *e) const {
     if (!x || depth > 8 || x->isValueDependent() || x->containsErrors())
       return std::nullopt;
     Expr::EvalResult r;
-    if (x->isIntegerConstantExpr(ctx_) || x->EvaluateAsInt(r, ctx_)) {
-      if (x->EvaluateAsInt(r, ctx_) && r.Val.isInt())
-        return r.Val.getInt().getExtValue();
-    }
+    if (x->getType()->isIntegralOrEnumerationType() && x->EvaluateAsInt(r, ctx_) && r.Val.isInt())
+      return r.Val.getInt().getExtValue();
     x = stripCasts(x);
     if (auto *d = dyn_cast<DeclRefExpr>(x)) {
       auto *vd = dyn_cast<VarDecl>(d->getDecl());
@@ -612,7 +610,7 @@ BufferOrigin HostBuffers::traceDecl(const ValueDecl *d, int depth) {
         o.kind = def.alloc;
         o.allocator = def.allocator;
         o.allocLoc = def.loc;
-        o.allocBytes = def.bytes;
+        o.allocBytes = evaluate(def.size);
         defs.push_back(o);
       } else if (def.kind == Index::Def::Opaque) {
         BufferOrigin o = unknown("'" + name + "' is " + def.reason + " at line " + std::to_string(def.loc.line));
