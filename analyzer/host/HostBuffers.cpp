@@ -5,6 +5,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 #include <functional>
 
@@ -24,6 +25,18 @@ const char *memoryOriginName(MemoryOrigin o) {
 }
 
 namespace {
+
+// The text of `e` as written: inside a macro argument (CHECK_CUDA(cudaMemcpy(...)))
+// the argument's own text, not the whole macro.
+std::string writtenText(const ASTContext &ctx, const Expr *e) {
+  if (!e)
+    return "";
+  const SourceManager &sm = ctx.getSourceManager();
+  CharSourceRange r = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(e->getSourceRange()), sm, ctx.getLangOpts());
+  if (r.isValid())
+    return Lexer::getSourceText(r, sm, ctx.getLangOpts()).str();
+  return sourceText(ctx, e->getSourceRange());
+}
 
 // Functions that allocate into the pointer whose address is their first
 // argument, and the memory they return.
@@ -61,7 +74,21 @@ const Expr *stripCasts(const Expr *e) {
   return e;
 }
 
+std::string calleeNameRaw(const CallExpr *call);
+
+// The runtime's per-thread-stream variants (`cudaMemcpyAsync_ptsz`) under their plain names.
+std::string plainName(std::string n) {
+  for (const char *suffix : {"_ptsz", "_ptds"})
+    if (n.size() > 5 && n.compare(n.size() - 5, 5, suffix) == 0)
+      return n.substr(0, n.size() - 5);
+  return n;
+}
+
 std::string calleeName(const CallExpr *call) {
+  return plainName(calleeNameRaw(call));
+}
+
+std::string calleeNameRaw(const CallExpr *call) {
   if (const FunctionDecl *fd = call->getDirectCallee())
     if (fd->getDeclName().isIdentifier())
       return fd->getName().str();
@@ -387,17 +414,17 @@ BufferOrigin HostBuffers::trace(const Expr *e, int depth) {
     }
     if (b->getOpcode() == BO_Comma)
       return trace(b->getRHS(), depth + 1);
-    return unknown("computed by '" + sourceText(ctx_, b->getSourceRange()) + "'");
+    return unknown("computed by '" + writtenText(ctx_, b) + "'");
   }
   if (auto *c = dyn_cast<ConditionalOperator>(e)) {
     BufferOrigin a = trace(c->getTrueExpr(), depth + 1), b = trace(c->getFalseExpr(), depth + 1);
     if (a.kind == b.kind && a.kind != MemoryOrigin::Unknown)
       return a;
-    return unknown("either of two buffers ('" + sourceText(ctx_, c->getSourceRange()) + "')");
+    return unknown("either of two buffers ('" + writtenText(ctx_, c) + "')");
   }
   if (auto *u = dyn_cast<UnaryOperator>(e)) {
     if (u->getOpcode() != UO_AddrOf)
-      return unknown("a pointer loaded from memory ('" + sourceText(ctx_, u->getSourceRange()) + "')");
+      return unknown("a pointer loaded from memory ('" + writtenText(ctx_, u) + "')");
     const Expr *sub = stripCasts(u->getSubExpr());
     if (auto *a = dyn_cast<ArraySubscriptExpr>(sub))
       return trace(a->getBase(), depth + 1);
@@ -419,7 +446,7 @@ BufferOrigin HostBuffers::trace(const Expr *e, int depth) {
         }
         return o;
       }
-      return unknown("an element of '" + sourceText(ctx_, obj->getSourceRange()) + "', a type the analyzer does not model");
+      return unknown("an element of '" + writtenText(ctx_, obj) + "', a type the analyzer does not model");
     }
     if (auto *d = dyn_cast<DeclRefExpr>(sub)) {
       if (auto *vd = dyn_cast<VarDecl>(d->getDecl())) {
@@ -464,7 +491,7 @@ BufferOrigin HostBuffers::trace(const Expr *e, int depth) {
             }
             return s;
           }
-        return unknown("a member of '" + sourceText(ctx_, base->getSourceRange()) + "'");
+        return unknown("a member of '" + writtenText(ctx_, base) + "'");
       }();
       if (o.kind != MemoryOrigin::Unknown) {
         o.scalar = !m->getType()->isArrayType();
@@ -472,7 +499,7 @@ BufferOrigin HostBuffers::trace(const Expr *e, int depth) {
       }
       return o;
     }
-    return unknown("the address of '" + sourceText(ctx_, sub->getSourceRange()) + "'");
+    return unknown("the address of '" + writtenText(ctx_, sub) + "'");
   }
   if (auto *a = dyn_cast<ArraySubscriptExpr>(e)) {
     // An array of arrays decays: `h[i]` of `float h[8][64]` is inside h.
@@ -480,7 +507,7 @@ BufferOrigin HostBuffers::trace(const Expr *e, int depth) {
       if (a->getType()->isArrayType())
         return trace(a->getBase(), depth + 1);
     }
-    return unknown("a pointer loaded from memory ('" + sourceText(ctx_, a->getSourceRange()) + "')");
+    return unknown("a pointer loaded from memory ('" + writtenText(ctx_, a) + "')");
   }
   if (auto *m = dyn_cast<CXXMemberCallExpr>(e)) {
     const CXXMethodDecl *md = m->getMethodDecl();
@@ -503,7 +530,7 @@ BufferOrigin HostBuffers::trace(const Expr *e, int depth) {
       }
       return o;
     }
-    return unknown("returned by " + sourceText(ctx_, m->getSourceRange()));
+    return unknown("returned by " + writtenText(ctx_, m));
   }
   if (auto *n = dyn_cast<CXXNewExpr>(e)) {
     BufferOrigin o;
@@ -533,7 +560,7 @@ BufferOrigin HostBuffers::trace(const Expr *e, int depth) {
     BufferOrigin o = traceDecl(m->getMemberDecl(), depth + 1);
     return o;
   }
-  return unknown("'" + sourceText(ctx_, e->getSourceRange()) + "' is not followed");
+  return unknown("'" + writtenText(ctx_, e) + "' is not followed");
 }
 
 BufferOrigin HostBuffers::traceDecl(const ValueDecl *d, int depth) {

@@ -6,6 +6,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 #include <map>
 
@@ -25,6 +26,18 @@ const char *copyDirectionName(CopyDirection d) {
 }
 
 namespace {
+
+// The text of `e` as written: inside a macro argument (CHECK_CUDA(cudaMemcpy(...)))
+// the argument's own text, not the whole macro.
+std::string writtenText(const ASTContext &ctx, const Expr *e) {
+  if (!e)
+    return "";
+  const SourceManager &sm = ctx.getSourceManager();
+  CharSourceRange r = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(e->getSourceRange()), sm, ctx.getLangOpts());
+  if (r.isValid())
+    return Lexer::getSourceText(r, sm, ctx.getLangOpts()).str();
+  return sourceText(ctx, e->getSourceRange());
+}
 
 // Operand positions of one copy function; -1 where it has none.
 struct CopyApi {
@@ -62,7 +75,21 @@ const CopyApi kCopies[] = {
     {"cudaMemcpy3DAsync", -1, -1, -1, -1, -1, 1, CopyDirection::Unknown, false, false},
 };
 
+std::string calleeNameOfRaw(const CallExpr *call);
+
+// The runtime's per-thread-stream variants (`cudaMemcpyAsync_ptsz`) under their plain names.
+std::string plainName(std::string n) {
+  for (const char *suffix : {"_ptsz", "_ptds"})
+    if (n.size() > 5 && n.compare(n.size() - 5, 5, suffix) == 0)
+      return n.substr(0, n.size() - 5);
+  return n;
+}
+
 std::string calleeNameOf(const CallExpr *call) {
+  return plainName(calleeNameOfRaw(call));
+}
+
+std::string calleeNameOfRaw(const CallExpr *call) {
   if (const FunctionDecl *fd = call->getDirectCallee())
     if (fd->getDeclName().isIdentifier())
       return fd->getName().str();
@@ -120,7 +147,12 @@ public:
 
   bool TraverseForStmt(ForStmt *s) { return inLoop(s, "for", [&] { return RecursiveASTVisitor::TraverseForStmt(s); }); }
   bool TraverseWhileStmt(WhileStmt *s) { return inLoop(s, "while", [&] { return RecursiveASTVisitor::TraverseWhileStmt(s); }); }
-  bool TraverseDoStmt(DoStmt *s) { return inLoop(s, "do", [&] { return RecursiveASTVisitor::TraverseDoStmt(s); }); }
+  bool TraverseDoStmt(DoStmt *s) {
+    // `do { ... } while (0)`, the body of a macro (CHECK_CUDA(call)), runs once: no loop.
+    if (auto v = s->getCond() ? buffers_.evaluate(s->getCond()) : std::nullopt; v && *v == 0)
+      return RecursiveASTVisitor::TraverseDoStmt(s);
+    return inLoop(s, "do", [&] { return RecursiveASTVisitor::TraverseDoStmt(s); });
+  }
   bool TraverseCXXForRangeStmt(CXXForRangeStmt *s) {
     return inLoop(s, "range-for", [&] { return RecursiveASTVisitor::TraverseCXXForRangeStmt(s); });
   }
@@ -259,7 +291,7 @@ private:
   };
 
   std::string fnName() const { return fn_ ? fn_->getNameAsString() : ""; }
-  std::string text(const Expr *e) const { return e ? sourceText(ctx_, e->getSourceRange()) : ""; }
+  std::string text(const Expr *e) const { return writtenText(ctx_, e); }
 
   std::vector<HostLoop> loopInfos() const {
     std::vector<HostLoop> v;

@@ -72,9 +72,8 @@ public:
 private:
   static Finding makeFinding(const HostTransfer &t, const RuleContext &ctx) {
     const HostLoop &loop = t.loops.back();
-    std::optional<int64_t> copies = 1;
-    for (const HostLoop &l : t.loops)
-      copies = copies && l.tripCount ? std::optional<int64_t>(*copies * *l.tripCount) : std::nullopt;
+    // Copies per run of the loop (outer loops repeat the whole batch).
+    std::optional<int64_t> copies = loop.tripCount;
     std::string count = copies ? std::to_string(*copies) + " copies" : "one copy per iteration";
     std::string size = t.sizeBytes ? " of " + host::bytesText(*t.sizeBytes) + " each" : "";
     const BufferOrigin &h = t.hostOperand == 0 ? t.dst : t.src;

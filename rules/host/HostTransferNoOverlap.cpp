@@ -185,10 +185,10 @@ public:
 private:
   static Finding makeFinding(const HostTransfer &in, const HostLaunch &launch, const HostTransfer &back,
                              const RuleContext &ctx) {
-    std::string size = in.sizeBytes ? host::bytesText(*in.sizeBytes) + " " : "";
+    std::string size = in.sizeBytes ? " of " + host::bytesText(*in.sizeBytes) : "";
     Finding f = host::makeFinding(
         kInfo.id, in.sizeBytes ? "warning" : "note", in.loc, in.function,
-        in.api + " of " + size + "to '" + in.dst.variable + "', kernel '" + launch.kernel + "' (line " +
+        in.api + size + " to '" + in.dst.variable + "', kernel '" + launch.kernel + "' (line " +
             std::to_string(launch.loc.line) + ") and " + back.api + " back (line " + std::to_string(back.loc.line) +
             ") run one after another on " + (in.stream.isDefault ? std::string("the default stream") :
                                              "stream '" + in.stream.text + "'") +
@@ -215,8 +215,9 @@ private:
                              "measured 1.8x with 4 streams; measure the count on your GPU"});
     }
     std::string S = std::to_string(best);
-    f.notes.push_back({{}, "rewrite: allocate '" + in.src.variable + "' and '" + back.dst.variable +
-                               "' with cudaMallocHost; create " + S + " streams; for s in 0.." + S +
+    std::string hostBuffers = in.src.variable == back.dst.variable ? "'" + in.src.variable + "'"
+                                                                   : "'" + in.src.variable + "' and '" + back.dst.variable + "'";
+    f.notes.push_back({{}, "rewrite: allocate " + hostBuffers + " with cudaMallocHost; create " + S + " streams; for s in 0.." + S +
                                "-1: cudaMemcpyAsync the s-th chunk of '" + in.dst.variable + "' on streams[s], launch '" +
                                launch.kernel + "' over that chunk (grid and size / " + S + ", pointers + s*chunk) on "
                                "streams[s], cudaMemcpyAsync the chunk of '" + back.src.variable +

@@ -26,13 +26,13 @@ float hostThenKernel() {
     x[i] = 1.0f;
   // CHECK: :[[@LINE+6]]:3: warning: kernel 'scale' uses managed memory 'x' that the host touched at line [[@LINE-1]] with no cudaMemPrefetchAsync or cudaMemAdvise in between: its pages migrate by GPU page faults while the kernel runs [managed-memory-no-prefetch]
   // CHECK: note: measured on FIXTURE-GPU (managed_first_touch): a kernel over host-touched managed memory took 12.000 ms with no prefetch, 2.000 ms after cudaMemPrefetchAsync (6.00x); 20.0 vs 120.0 GB/s
-  // CHECK: note: the host touches 'x' here: x[i] = 1.0f
+  // CHECK: note: the host touches 'x' here: x[i]
   // CHECK: note: rewrite: before the launch, cudaMemPrefetchAsync(x, <its bytes>, <device>, <the launch's stream>)
   // NOPROBE: warning: kernel 'scale' uses managed memory 'x'
   // NOPROBE-NOT: measured on
   scale<<<N / 256, 256>>>(x, N);
   cudaDeviceSynchronize();
-  // CHECK: :[[@LINE+1]]:10: warning: the host touches managed memory 'x' that kernel 'scale' (line [[@LINE-3]]) used, with no cudaMemPrefetchAsync to the host in between: its pages migrate back by CPU page faults
+  // CHECK: :[[@LINE+1]]:13: warning: the host touches managed memory 'x' that kernel 'scale' (line [[@LINE-2]]) used, with no cudaMemPrefetchAsync to the host in between: its pages migrate back by CPU page faults
   float r = x[0];
   cudaFree(x);
   return r;
