@@ -213,6 +213,12 @@ public:
     }
     if (name.rfind("cuda", 0) == 0 || (name.rfind("cu", 0) == 0 && name.size() > 2 && isupper(name[2])))
       return true;
+    // A visible host function that launches a kernel is a launch here too
+    // (`insert_hashtable(table, kvs, n)` around `k<<<...>>>`).
+    if (const FunctionDecl *fd = call->getDirectCallee())
+      if (const FunctionDecl *def = fd->getDefinition(); def && def->hasBody() && isHostFunction(def) &&
+                                                         launchesKernel(def->getBody()))
+        addHelperLaunch(call, name);
     // A host call handed a managed buffer: memset/memcpy/fill touch it, and
     // so does a visible function that reads or writes through that parameter.
     for (unsigned i = 0; i < call->getNumArgs(); ++i) {
@@ -267,6 +273,38 @@ public:
     return true;
   }
 
+  static bool launchesKernel(const Stmt *s) {
+    if (!s)
+      return false;
+    if (isa<CUDAKernelCallExpr>(s))
+      return true;
+    for (const Stmt *c : s->children())
+      if (launchesKernel(c))
+        return true;
+    return false;
+  }
+
+  void addHelperLaunch(const CallExpr *call, const std::string &name) {
+    HostLaunch l;
+    l.loc = toLocation(sm_, call->getBeginLoc());
+    l.function = fnName();
+    l.kernel = name + "()";
+    l.viaHelper = true;
+    l.loops = loopInfos();
+    for (unsigned i = 0; i < call->getNumArgs(); ++i) {
+      const Expr *a = call->getArg(i);
+      l.argTexts.push_back(text(a));
+      l.argOrigins.push_back(a->getType()->isPointerType() ? buffers_.origin(a) : BufferOrigin{});
+      if (l.argOrigins.back().kind == MemoryOrigin::Managed) {
+        ManagedEvent e = event(ManagedEvent::Launch, call, l.argOrigins.back());
+        e.text = l.kernel;
+        out_.managed.push_back(e);
+      }
+    }
+    l.order = ++order_;
+    out_.launches.push_back(std::move(l));
+  }
+
   // Host reads and writes of managed memory: `a[i]`, `*a`, `a->x`.
   bool VisitArraySubscriptExpr(ArraySubscriptExpr *e) {
     touch(e->getBase(), e);
@@ -287,7 +325,8 @@ private:
   struct LoopFrame {
     Stmt *stmt = nullptr;
     HostLoop info;
-    std::optional<std::set<const ValueDecl *>> written;
+    std::optional<std::set<const ValueDecl *>> written; // variables that change each iteration
+    std::set<const ValueDecl *> declared;               // locals its body declares afresh
   };
 
   std::string fnName() const { return fn_ ? fn_->getNameAsString() : ""; }
@@ -343,12 +382,72 @@ private:
   }
 
   // Whether `e` reads a variable the innermost enclosing loop writes.
+  // The variables that take a new value each iteration of a loop: its
+  // counter and what it assigns or increments, but not a local the body
+  // declares afresh (a new object each time), unless that local is computed
+  // from one of them (`int off = s * chunk;`).
+  static std::set<const ValueDecl *> iterationVariables(const Stmt *loop, const std::set<const ValueDecl *> &written,
+                                                        std::set<const ValueDecl *> &declaredInBody) {
+    std::set<const ValueDecl *> varying;
+    const Stmt *body = nullptr;
+    if (auto *f = dyn_cast<ForStmt>(loop)) {
+      body = f->getBody();
+      if (auto *ds = dyn_cast_or_null<DeclStmt>(f->getInit()))
+        for (const Decl *d : ds->decls())
+          if (auto *vd = dyn_cast<VarDecl>(d))
+            varying.insert(vd);
+    } else if (auto *w = dyn_cast<WhileStmt>(loop)) {
+      body = w->getBody();
+    } else if (auto *d = dyn_cast<DoStmt>(loop)) {
+      body = d->getBody();
+    } else if (auto *r = dyn_cast<CXXForRangeStmt>(loop)) {
+      body = r->getBody();
+      varying.insert(r->getLoopVariable());
+    }
+    std::vector<const VarDecl *> locals;
+    std::function<void(const Stmt *)> collect = [&](const Stmt *st) {
+      if (!st)
+        return;
+      if (auto *ds = dyn_cast<DeclStmt>(st))
+        for (const Decl *d : ds->decls())
+          if (auto *vd = dyn_cast<VarDecl>(d)) {
+            declaredInBody.insert(vd);
+            locals.push_back(vd);
+          }
+      for (const Stmt *c : st->children())
+        collect(c);
+    };
+    collect(body);
+    for (const ValueDecl *d : written)
+      if (!declaredInBody.count(d))
+        varying.insert(d);
+    auto reads = [&](const Stmt *st) {
+      bool found = false;
+      std::function<void(const Stmt *)> scan = [&](const Stmt *x) {
+        if (!x || found)
+          return;
+        if (auto *r = dyn_cast<DeclRefExpr>(x); r && varying.count(r->getDecl()))
+          found = true;
+        for (const Stmt *c : x->children())
+          scan(c);
+      };
+      scan(st);
+      return found;
+    };
+    for (int round = 0; round < 3; ++round)
+      for (const VarDecl *vd : locals)
+        if (!varying.count(vd) && vd->hasInit() && reads(vd->getInit()))
+          varying.insert(vd);
+    return varying;
+  }
+
+  // Whether `e` reads a variable that takes a new value each iteration of the innermost loop.
   bool variesInLoop(const Expr *e) {
     if (loops_.empty() || !e)
       return false;
     LoopFrame &f = loops_.back();
     if (!f.written)
-      f.written = buffers_.writtenIn(f.stmt);
+      f.written = iterationVariables(f.stmt, buffers_.writtenIn(f.stmt), f.declared);
     bool varies = false;
     std::function<void(const Stmt *)> scan = [&](const Stmt *s) {
       if (!s || varies)
@@ -361,6 +460,43 @@ private:
     };
     scan(e);
     return varies;
+  }
+
+  // The variable an operand's address starts from (`h` of `&h[i].x`, `v` of `v.data() + k`).
+  static const VarDecl *rootVariable(const Expr *e) {
+    for (int i = 0; e && i < 16; ++i) {
+      e = e->IgnoreParenImpCasts();
+      if (auto *c = dyn_cast<ExplicitCastExpr>(e))
+        e = c->getSubExpr();
+      else if (auto *b = dyn_cast<BinaryOperator>(e))
+        e = b->getLHS()->getType()->isPointerType() ? b->getLHS() : b->getRHS();
+      else if (auto *u = dyn_cast<UnaryOperator>(e))
+        e = u->getSubExpr();
+      else if (auto *a = dyn_cast<ArraySubscriptExpr>(e))
+        e = a->getBase();
+      else if (auto *m = dyn_cast<MemberExpr>(e))
+        e = m->getBase();
+      else if (auto *mc = dyn_cast<CXXMemberCallExpr>(e))
+        e = mc->getImplicitObjectArgument();
+      else if (auto *op = dyn_cast<CXXOperatorCallExpr>(e); op && op->getNumArgs() > 0)
+        e = op->getArg(0);
+      else if (auto *d = dyn_cast<DeclRefExpr>(e))
+        return dyn_cast<VarDecl>(d->getDecl());
+      else
+        return nullptr;
+    }
+    return nullptr;
+  }
+
+  // A piece of a buffer that outlives the innermost loop, chosen by the iteration
+  // (`h + r * cols`, `rows[r]`, `&nodes[i].v`), not a fresh object of each iteration.
+  bool pieceOfOuterBuffer(const Expr *e) {
+    if (!variesInLoop(e))
+      return false;
+    const VarDecl *root = rootVariable(e);
+    // The root itself must stay: a pointer reassigned each iteration (a new
+    // allocation, a swap) names a new buffer, not a piece of one.
+    return root && !loops_.back().declared.count(root) && !loops_.back().written->count(root);
   }
 
   StreamUse streamOf(const Expr *e) {
@@ -548,6 +684,7 @@ private:
       t.hostOperand = 0;
     t.dstVariesInLoop = variesInLoop(dst);
     t.srcVariesInLoop = variesInLoop(src);
+    t.outerPiece = pieceOfOuterBuffer(dst) || pieceOfOuterBuffer(src);
     t.memberOperand = hasMemberOperand(dst) || hasMemberOperand(src);
     out_.transfers.push_back(std::move(t));
   }

@@ -80,6 +80,9 @@ struct HostTransfer {
   // Whether each operand's address depends on a variable the innermost
   // enclosing loop changes (a different row, node or member each iteration).
   bool dstVariesInLoop = false, srcVariesInLoop = false;
+  // A varying operand is a piece of a buffer declared outside that loop (a
+  // row, node or member of one structure), not a new object each iteration.
+  bool outerPiece = false;
   // The operand indexes an element's member (`h[i].next`, `&nodes[i]->v`): a node or struct copy.
   bool memberOperand = false;
   size_t order = 0;           // position among the function's host events
@@ -87,7 +90,8 @@ struct HostTransfer {
 
 struct HostLaunch {
   SourceLocation loc;
-  std::string kernel;         // callee name
+  std::string kernel;         // callee name ("f()" for a helper that launches one)
+  bool viaHelper = false;     // a call to a visible host function whose body launches a kernel
   std::string function;
   StreamUse stream;
   std::vector<HostLoop> loops;

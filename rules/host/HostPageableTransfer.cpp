@@ -98,7 +98,7 @@ private:
     std::string dir = copyDirectionName(t.direction);
     std::string what = t.direction == CopyDirection::HostToDevice ? "from" : "into";
     std::string size = bytes ? host::bytesText(*bytes) + " " : "";
-    std::string msg = t.api + " copies " + size + what + " pageable host memory " + host::describeOrigin(h) +
+    std::string msg = t.api + " copies " + size + what + " pageable host memory " + host::describeOrigin(h, t.loc.file) +
                       ": the driver stages it through a pinned buffer";
     if (t.async)
       msg += "; from pageable memory " + t.api + " is synchronous with the host, so it overlaps nothing and " +

@@ -34,11 +34,14 @@ std::string bytesText(int64_t b) {
   return std::to_string(b) + (b == 1 ? " byte" : " bytes");
 }
 
-std::string describeOrigin(const BufferOrigin &o) {
+std::string describeOrigin(const BufferOrigin &o, const std::string &fromFile) {
   std::string s = "'" + o.variable + "'";
   std::string where = o.allocator;
-  if (o.allocLoc.valid())
-    where += (where.empty() ? "" : " ") + std::string("at line ") + std::to_string(o.allocLoc.line);
+  if (o.allocLoc.valid()) {
+    std::string file = o.allocLoc.file.substr(o.allocLoc.file.find_last_of('/') + 1);
+    where += (where.empty() ? "" : " ") + std::string("at ") +
+             (fromFile.empty() || o.allocLoc.file == fromFile ? "line " : file + ":") + std::to_string(o.allocLoc.line);
+  }
   if (!where.empty())
     s += " (" + where + ")";
   return s;

@@ -30,8 +30,9 @@ Finding makeFinding(const std::string &rule, const std::string &severity, const 
                     const std::string &function, const std::string &message);
 // "4 MiB", "1.5 KiB", "12 bytes".
 std::string bytesText(int64_t bytes);
-// "'h_a' (malloc at line 12)"
-std::string describeOrigin(const BufferOrigin &o);
+// "'h_a' (malloc at line 12)", or "(new[] at rewrite.h:78)" when the
+// allocation is in another file than `fromFile`.
+std::string describeOrigin(const BufferOrigin &o, const std::string &fromFile = "");
 nlohmann::json originJson(const BufferOrigin &o);
 nlohmann::json transferJson(const HostTransfer &t);
 // "GB/s"-style figures from the active profile; nullopt when it lacks them.

@@ -24,8 +24,9 @@ const RuleInfo kInfo{
     "members of an array of structs) are flattened into one packed, ideally pinned, buffer that is copied "
     "once and unpacked on the device (seed 4.1.2). The finding quotes the active profile's measured latency "
     "of one small copy and the bandwidth of one large copy (host_copy_latency, host_transfer_bandwidth). "
-    "Only copies whose address changes with the loop are reported (the same buffer copied every iteration is "
-    "not a batch); loops with a constant trip count under 8, loops that also launch kernels, copies on a "
+    "Only copies of pieces of one structure that outlives the loop are reported (a row, node or member chosen "
+    "by the iteration; the same buffer copied every iteration, or a new object made in each iteration, is not a "
+    "batch); loops with a constant trip count under 8, loops that also launch kernels, copies on a "
     "stream that changes with the loop (the staged pattern), copies of 1 MiB or more each, and copies already "
     "written as cudaMemcpy2D/3D are not.",
     "for (int r = 0; r < rows; ++r)   // one copy per row\n"
@@ -57,7 +58,7 @@ public:
       const HostLoop &loop = t.loops.back();
       if (loop.tripCount && *loop.tripCount < 8)
         continue;
-      if (!t.dstVariesInLoop && !t.srcVariesInLoop)
+      if (!t.outerPiece)
         continue;
       if (t.stream.variesInLoop)
         continue;

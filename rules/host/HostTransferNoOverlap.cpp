@@ -188,7 +188,7 @@ private:
     std::string size = in.sizeBytes ? " of " + host::bytesText(*in.sizeBytes) : "";
     Finding f = host::makeFinding(
         kInfo.id, in.sizeBytes ? "warning" : "note", in.loc, in.function,
-        in.api + size + " to '" + in.dst.variable + "', kernel '" + launch.kernel + "' (line " +
+        in.api + size + " to '" + in.dstText + "', kernel '" + launch.kernel + "' (line " +
             std::to_string(launch.loc.line) + ") and " + back.api + " back (line " + std::to_string(back.loc.line) +
             ") run one after another on " + (in.stream.isDefault ? std::string("the default stream") :
                                              "stream '" + in.stream.text + "'") +
@@ -215,12 +215,14 @@ private:
                              "measured 1.8x with 4 streams; measure the count on your GPU"});
     }
     std::string S = std::to_string(best);
-    std::string hostBuffers = in.src.variable == back.dst.variable ? "'" + in.src.variable + "'"
-                                                                   : "'" + in.src.variable + "' and '" + back.dst.variable + "'";
-    f.notes.push_back({{}, "rewrite: allocate " + hostBuffers + " with cudaMallocHost; create " + S + " streams; for s in 0.." + S +
-                               "-1: cudaMemcpyAsync the s-th chunk of '" + in.dst.variable + "' on streams[s], launch '" +
+    std::string hostBuffers = in.srcText == back.dstText ? "'" + in.srcText + "'"
+                                                         : "'" + in.srcText + "' and '" + back.dstText + "'";
+    bool pinned = in.src.kind == MemoryOrigin::Pinned && back.dst.kind == MemoryOrigin::Pinned;
+    f.notes.push_back({{}, "rewrite: " + (pinned ? "host memory " + hostBuffers + " already pinned; " :
+                                           "allocate " + hostBuffers + " with cudaMallocHost; ") + "create " + S + " streams; for s in 0.." + S +
+                               "-1: cudaMemcpyAsync the s-th chunk of '" + in.dstText + "' on streams[s], launch '" +
                                launch.kernel + "' over that chunk (grid and size / " + S + ", pointers + s*chunk) on "
-                               "streams[s], cudaMemcpyAsync the chunk of '" + back.src.variable +
+                               "streams[s], cudaMemcpyAsync the chunk of '" + back.srcText +
                                "' back on streams[s]; then cudaDeviceSynchronize()"});
     if (in.src.kind == MemoryOrigin::Pageable || back.dst.kind == MemoryOrigin::Pageable)
       f.notes.push_back({{}, "the host buffers are pageable: copies from them do not overlap anything until they "

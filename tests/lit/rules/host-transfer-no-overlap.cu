@@ -36,7 +36,7 @@ void serialized() {
   cudaMalloc(&dy, kBytes);
   // CHECK: :[[@LINE+4]]:3: warning: cudaMemcpy of 64 MiB to 'dx', kernel 'saxpy' (line [[@LINE+6]]) and cudaMemcpy back (line [[@LINE+7]]) run one after another on the default stream, but the kernel touches the copied buffers only at its global thread index: stage them in chunks over several streams so that copies overlap the kernel [host-transfer-no-overlap]
   // CHECK: note: measured on FIXTURE-GPU (copy_kernel_overlap_vs_streams): 8 streams ran the copy-kernel-copy sequence 2.22x faster than one stream, the best of 2, 4, 8 and 16
-  // CHECK: note: rewrite: allocate 'hx' and 'hy' with cudaMallocHost; create 8 streams
+  // CHECK: note: rewrite: host memory 'hx' and 'hy' already pinned; create 8 streams
   // NOPROBE: note: the active profile has no copy_kernel_overlap_vs_streams measurement
   cudaMemcpy(dx, hx, kBytes, cudaMemcpyHostToDevice);
   cudaMemcpy(dy, hy, kBytes, cudaMemcpyHostToDevice);
