@@ -252,6 +252,8 @@ nlohmann::json hostJson(const HostFacts &h) {
       tj["src_varies_in_loop"] = true;
     if (t.memberOperand)
       tj["member_operand"] = true;
+    if (t.outerPiece)
+      tj["outer_piece"] = true;
     j["transfers"].push_back(tj);
   }
   j["launches"] = nlohmann::json::array();

@@ -496,7 +496,12 @@ private:
     const VarDecl *root = rootVariable(e);
     // The root itself must stay: a pointer reassigned each iteration (a new
     // allocation, a swap) names a new buffer, not a piece of one.
-    return root && !loops_.back().declared.count(root) && !loops_.back().written->count(root);
+    if (!root || loops_.back().declared.count(root))
+      return false;
+    for (const ValueDecl *w : buffers_.writtenIn(loops_.back().stmt))
+      if (w == root || w->getCanonicalDecl() == root->getCanonicalDecl())
+        return false;
+    return true;
   }
 
   StreamUse streamOf(const Expr *e) {
