@@ -24,6 +24,53 @@ def params_text(p):
     return ", ".join(f"{k}={v}" for k, v in p.items())
 
 
+# Seed 002 probes (host transfers, streams, managed memory, warp exchange):
+# the medians once more with one column a size, stream count or method, each
+# cell "median (min-max)", so a curve reads across a line.
+PIVOTS = {
+    "host_transfer_bandwidth": "bytes",
+    "host_copy_latency": "bytes",
+    "copy_kernel_overlap_vs_streams": "streams",
+    "managed_first_touch": "prefetch",
+    "warp_exchange_shuffle_vs_shared": "method",
+}
+
+
+def column_text(key, c):
+    if key == "bytes" and isinstance(c, (int, float)):
+        for unit, size in (("MiB", 2**20), ("KiB", 2**10)):
+            if c >= size and c % size == 0:
+                return f"{int(c // size)} {unit}"
+        return f"{int(c)} B"
+    return str(c)
+
+
+def print_pivot(values, key):
+    columns, series = [], {}
+    for v in values:
+        if key not in v["params"]:
+            continue
+        c = v["params"][key]
+        rest = {k: x for k, x in v["params"].items() if k != key}
+        series.setdefault((v["name"], params_text(rest)), {})[c] = v
+        if c not in columns:
+            columns.append(c)
+    if len(columns) < 2:
+        return
+    if all(isinstance(c, (int, float)) for c in columns):
+        columns.sort()
+    rows = [[f"by {key}", "params"] + [column_text(key, c) for c in columns]]
+    for (name, rest), cells in series.items():
+        row = [name, rest]
+        for c in columns:
+            v = cells.get(c)
+            row.append("-" if v is None else f"{fmt(v['median'])} ({fmt(v['min'])}-{fmt(v['max'])})")
+        rows.append(row)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        print("   " + "  ".join(x.ljust(w) for x, w in zip(r, widths)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("profile")
@@ -72,6 +119,8 @@ def main():
         widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
         for r in [head] + rows:
             print("   " + "  ".join(str(x).ljust(w) for x, w in zip(r, widths)))
+        if p["id"] in PIVOTS:
+            print_pivot(p["values"], PIVOTS[p["id"]])
         for k, dv in p.get("derived", {}).items():
             print(f"   derived {k}: {json.dumps(dv)}")
     if other:

@@ -46,6 +46,11 @@ void runSectorSize(Context&, ProbeOutput&);
 void runL1LineSize(Context&, ProbeOutput&);
 void runDramCopy(Context&, ProbeOutput&);
 void runTlbReach(Context&, ProbeOutput&);
+void runHostTransferBandwidth(Context&, ProbeOutput&);
+void runHostCopyLatency(Context&, ProbeOutput&);
+void runCopyKernelOverlapVsStreams(Context&, ProbeOutput&);
+void runManagedFirstTouch(Context&, ProbeOutput&);
+void runWarpExchangeShuffleVsShared(Context&, ProbeOutput&);
 
 const std::vector<ProbeInfo>& allProbes() {
   static const std::vector<ProbeInfo> probes = {
@@ -144,6 +149,28 @@ const std::vector<ProbeInfo>& allProbes() {
        "series: one physical 2 MiB chunk mapped at every stride (cuMemMap), so each page needs "
        "its own TLB entry; contrast series: a plain cudaMalloc at a 2 MiB stride",
        runTlbReach},
+      // Seed 002 (Pasternak 2022): host transfers (sec. 4.1, ch. 5) and warp shuffles (sec. 4.2.4).
+      {"host_transfer_bandwidth", "Host <-> device cudaMemcpy bandwidth, pageable against pinned",
+       "cudaMemcpy H2D and D2H of 4 KiB to 256 MiB from malloc'd (touched) or cudaMallocHost memory; 8 to 256 "
+       "synchronous copies then cudaDeviceSynchronize, timed by the host's steady clock; bytes over time",
+       runHostTransferBandwidth},
+      {"host_copy_latency", "Time of one small synchronous cudaMemcpy",
+       "500 synchronous cudaMemcpy of 4, 256 or 4096 bytes back to back (H2D, D2H; pageable, pinned), host "
+       "steady clock over them divided by 500",
+       runHostCopyLatency},
+      {"copy_kernel_overlap_vs_streams", "Staged copy/execute against streams",
+       "64 MiB pinned buffer: H2D copy, an FMA-chain kernel calibrated to the copy's time, D2H copy, split into "
+       "1..16 chunks on as many non-blocking streams; CUDA events around the whole (seed 002 sec. 4.1.3, 5.2)",
+       runCopyKernelOverlapVsStreams},
+      {"managed_first_touch", "Managed memory written on the host, then read by a kernel",
+       "cudaMallocManaged 256 MiB written by the host, then a float4 read kernel timed by CUDA events: on "
+       "demand (faults), after cudaMemPrefetchAsync, and again once resident (seed 002 sec. 4.1.4)",
+       runManagedFirstTouch},
+      {"warp_exchange_shuffle_vs_shared", "Warp sum of 32 values: shuffle against shared memory",
+       "5-step warp sum by __shfl_down_sync, through shared memory with __syncwarp, and through a volatile "
+       "shared array without sync; cycles per reduction at 64 warps an SM and for one warp alone (clock64), "
+       "timed loops' SASS read back (seed 002 sec. 4.2.4)",
+       runWarpExchangeShuffleVsShared},
   };
   return probes;
 }

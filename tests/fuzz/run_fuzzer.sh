@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs check_fuzzer (built with -DWARPLINT_FUZZ=ON) on the seed corpus for
+# SECONDS, in fork mode so that one crash or timeout does not end the run:
+# each finding is written to ARTIFACTS (crash-*, timeout-*, oom-*) and the
+# run goes on. The growing corpus is kept in build-fuzz/corpus (ignored).
+# Usage: tests/fuzz/run_fuzzer.sh [SECONDS] [BUILD_DIR]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+seconds=${1:-3600}
+build=${2:-$root/build-fuzz}
+corpus=$build/corpus
+artifacts=$build/fuzz-artifacts
+mkdir -p "$corpus" "$artifacts"
+[ -d "$build/seeds" ] || bash "$root/tests/fuzz/seed_corpus.sh" "$build/seeds"
+# UBSan reports must stop the input that caused them, or the fuzzer never
+# sees them; leaks are checked per input by libFuzzer itself.
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_stack_use_after_return=0}
+cd "$build"
+exec nice -n 15 "$build/bin/check_fuzzer" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=16384 \
+  -dict="$root/tests/fuzz/cuda.dict" -artifact_prefix="$artifacts/" -print_final_stats=1 \
+  "$corpus" "$build/seeds"
