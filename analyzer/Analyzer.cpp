@@ -15,6 +15,7 @@
 #include "analyzer/warp/UniformSweep.h"
 #include "analyzer/warp/UnreachedAccess.h"
 #include "analyzer/results/Fix.h"
+#include "analyzer/host/HostFacts.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Attr.h"
@@ -95,6 +96,7 @@ struct UnitModel {
   std::vector<std::vector<const FunctionDecl *>> launchKernels; // parallel to launches; AST lifetime only
   std::vector<const FunctionDecl *> kernelDecls;   // parallel to kernels; AST lifetime only
   std::vector<std::vector<size_t>> kernelLaunches; // parallel to kernels: indices into launches
+  std::shared_ptr<HostFacts> host;                 // the host code's copies, launches, managed memory
 };
 
 class ModelVisitor : public RecursiveASTVisitor<ModelVisitor> {
@@ -247,6 +249,7 @@ private:
     }
     m.launchKernels.clear();
     m.kernelDecls.clear();
+    m.host = std::make_shared<HostFacts>(collectHostFacts(ctx));
     recordHashes(ctx);
     out_.shape = describeMainFile(ctx);
     out_.handled = true;
@@ -542,6 +545,7 @@ ParsedUnit parseUnit(const CompileJob &job, const AnalyzerOptions &opts) {
   parsed.model = std::move(out->model);
   result.launches = parsed.model.launches;
   result.fileHashes = parsed.model.fileHashes;
+  result.host = parsed.model.host;
   if (errors.fatal && parsed.model.kernels.empty()) {
     result.parsed = false;
     result.fatalError = errors.errors.front().message;

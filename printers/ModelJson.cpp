@@ -2,6 +2,7 @@
 #include "printers/CostJson.h"
 #include "analyzer/results/PrivateMemory.h"
 #include "analyzer/results/WarpExchange.h"
+#include "analyzer/host/HostFacts.h"
 
 namespace warplint {
 
@@ -208,6 +209,91 @@ nlohmann::json kernelJson(const KernelInfo &k, const KernelCostReport *cost) {
   return j;
 }
 
+nlohmann::json originJson(const BufferOrigin &o) {
+  nlohmann::json j{{"memory", memoryOriginName(o.kind)}};
+  if (!o.allocator.empty())
+    j["allocator"] = o.allocator;
+  if (!o.variable.empty())
+    j["variable"] = o.variable;
+  if (o.allocLoc.valid())
+    j["allocation"] = loc(o.allocLoc);
+  if (!o.unknownReason.empty())
+    j["unknown_reason"] = o.unknownReason;
+  if (o.allocBytes)
+    j["allocation_bytes"] = *o.allocBytes;
+  if (o.scalar)
+    j["scalar"] = true;
+  return j;
+}
+
+nlohmann::json loopsJson(const std::vector<HostLoop> &loops) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const HostLoop &l : loops) {
+    nlohmann::json j{{"loc", loc(l.loc)}, {"kind", l.kind}};
+    if (!l.inductionVar.empty())
+      j["var"] = l.inductionVar;
+    if (l.tripCount)
+      j["trip_count"] = *l.tripCount;
+    a.push_back(j);
+  }
+  return a;
+}
+
+nlohmann::json streamJson(const StreamUse &s) {
+  nlohmann::json j{{"default", s.isDefault}};
+  if (!s.text.empty())
+    j["text"] = s.text;
+  if (s.variesInLoop)
+    j["varies_in_loop"] = true;
+  return j;
+}
+
+// The host facts (analyzer/host/HostFacts.h), in source order.
+nlohmann::json hostJson(const HostFacts &h) {
+  nlohmann::json j = nlohmann::json::object();
+  j["transfers"] = nlohmann::json::array();
+  for (const HostTransfer &t : h.transfers) {
+    nlohmann::json tj{{"loc", loc(t.loc)}, {"api", t.api}, {"function", t.function},
+                      {"direction", copyDirectionName(t.direction)}, {"args_parsed", t.argsParsed},
+                      {"dst", originJson(t.dst)}, {"src", originJson(t.src)}, {"size", t.sizeText},
+                      {"stream", streamJson(t.stream)}, {"loops", loopsJson(t.loops)}, {"order", t.order}};
+    if (t.sizeBytes)
+      tj["size_bytes"] = *t.sizeBytes;
+    if (t.twoD)
+      tj["height"] = t.heightText;
+    if (t.dstVariesInLoop)
+      tj["dst_varies_in_loop"] = true;
+    if (t.srcVariesInLoop)
+      tj["src_varies_in_loop"] = true;
+    if (t.memberOperand)
+      tj["member_operand"] = true;
+    if (t.outerPiece)
+      tj["outer_piece"] = true;
+    j["transfers"].push_back(tj);
+  }
+  j["launches"] = nlohmann::json::array();
+  for (const HostLaunch &l : h.launches) {
+    nlohmann::json lj{{"loc", loc(l.loc)}, {"kernel", l.kernel}, {"function", l.function},
+                      {"stream", streamJson(l.stream)}, {"loops", loopsJson(l.loops)}, {"order", l.order}};
+    for (size_t i = 0; i < l.argOrigins.size(); ++i)
+      if (l.argOrigins[i].kind != MemoryOrigin::Unknown)
+        lj["buffers"].push_back({{"arg", i}, {"text", l.argTexts[i]}, {"origin", originJson(l.argOrigins[i])}});
+    j["launches"].push_back(lj);
+  }
+  j["managed"] = nlohmann::json::array();
+  static const char *kinds[] = {"host_touch", "prefetch", "advise", "launch", "sync"};
+  for (const ManagedEvent &e : h.managed) {
+    nlohmann::json ej{{"loc", loc(e.loc)}, {"kind", kinds[e.kind]}, {"function", e.function}, {"text", e.text},
+                      {"order", e.order}};
+    if (!e.variable.empty())
+      ej["variable"] = e.variable;
+    if (e.kind == ManagedEvent::Prefetch)
+      ej["to_host"] = e.toHost;
+    j["managed"].push_back(ej);
+  }
+  return j;
+}
+
 } // namespace
 
 nlohmann::json modelToJson(const AnalysisResults &results, const GainsResult *gains) {
@@ -247,6 +333,8 @@ nlohmann::json modelToJson(const AnalysisResults &results, const GainsResult *ga
       lj["arg_allocations"] = l.argAllocations;
       uj["launches"].push_back(lj);
     }
+    if (u.host)
+      uj["host"] = hostJson(*u.host);
     out.push_back(uj);
   }
   return out;

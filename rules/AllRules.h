@@ -17,5 +17,10 @@ std::unique_ptr<Rule> makeConstantDivergentAccessRule(); // rules/ConstantDiverg
 std::unique_ptr<Rule> makeSharedStagingCandidateRule(); // rules/SharedStagingCandidate.cpp
 std::unique_ptr<Rule> makeSharedStagingNoReuseRule();   // rules/SharedStagingNoReuse.cpp
 std::unique_ptr<Rule> makeWarpShuffleCandidateRule();   // rules/WarpShuffleCandidate.cpp
+// Host-side rules (rules/host/): judged once per unit over analyzer/host/HostFacts.h.
+std::unique_ptr<Rule> makeHostPageableTransferRule();   // rules/host/HostPageableTransfer.cpp
+std::unique_ptr<Rule> makeHostTransferBatchingRule();   // rules/host/HostTransferBatching.cpp
+std::unique_ptr<Rule> makeHostTransferNoOverlapRule();  // rules/host/HostTransferNoOverlap.cpp
+std::unique_ptr<Rule> makeManagedMemoryNoPrefetchRule(); // rules/host/ManagedMemoryNoPrefetch.cpp
 
 } // namespace warplint

@@ -23,6 +23,10 @@ const std::vector<std::unique_ptr<Rule>> &allRules() {
     r.push_back(makeSharedStagingCandidateRule());
     r.push_back(makeSharedStagingNoReuseRule());
     r.push_back(makeWarpShuffleCandidateRule());
+    r.push_back(makeHostPageableTransferRule());
+    r.push_back(makeHostTransferBatchingRule());
+    r.push_back(makeHostTransferNoOverlapRule());
+    r.push_back(makeManagedMemoryNoPrefetchRule());
     return r;
   }();
   return rules;
@@ -81,6 +85,13 @@ std::vector<Finding> runRules(const AnalysisResults &results,
         unitFindings[i].kernelIndex = ki;
       }
     }
+    // Host-side rules: once per unit, findings of no kernel.
+    size_t before = unitFindings.size();
+    for (const auto &rule : allRules())
+      if (isEnabled(*s.opts, rule->info().id))
+        rule->checkUnit(unit, *s.ctx, unitFindings);
+    for (size_t i = before; i < unitFindings.size(); ++i)
+      unitFindings[i].unit = u;
     // Report in source order within a unit (kernels and rules interleave
     // otherwise); stable so that findings at one location keep rule order.
     std::stable_sort(unitFindings.begin(), unitFindings.end(),

@@ -38,6 +38,10 @@ public:
   // Called once per kernel; appends findings.
   virtual void check(const KernelInfo &kernel, const RuleContext &ctx,
                      std::vector<Finding> &out) const = 0;
+  // Called once per unit, after the kernels: rules over the unit's host code
+  // (rules/host/HostRule.h). Their findings belong to no kernel
+  // (Finding::kernelIndex stays -1).
+  virtual void checkUnit(const TranslationUnitResult &, const RuleContext &, std::vector<Finding> &) const {}
 };
 
 // All rules, in registry order.

@@ -15,6 +15,7 @@ namespace warplint {
 struct PrivateMemoryFacts; // analyzer/results/PrivateMemory.h
 struct KernelWork;         // analyzer/results/KernelWork.h
 struct WarpExchangeFacts;  // analyzer/results/WarpExchange.h
+struct HostFacts;          // analyzer/host/HostFacts.h
 
 struct SourceLocation {
   std::string file;
@@ -427,6 +428,8 @@ struct TranslationUnitResult {
   // Content hash (analyzer/results/Fix.h contentHash) of each user file the parse read,
   // by absolute path: fixes are applied only to unchanged files.
   std::vector<std::pair<std::string, std::string>> fileHashes;
+  // The unit's host code: copies, launches, managed memory (analyzer/host/HostFacts.h).
+  std::shared_ptr<HostFacts> host;
 };
 
 struct AnalysisResults {

@@ -1,0 +1,715 @@
+#include "analyzer/host/HostFacts.h"
+#include "analyzer/host/HostBuffers.h"
+#include "analyzer/model/KernelWalker.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+#include <map>
+
+namespace warplint {
+
+using namespace clang;
+
+const char *copyDirectionName(CopyDirection d) {
+  switch (d) {
+  case CopyDirection::HostToDevice: return "h2d";
+  case CopyDirection::DeviceToHost: return "d2h";
+  case CopyDirection::DeviceToDevice: return "d2d";
+  case CopyDirection::HostToHost: return "h2h";
+  case CopyDirection::Unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+namespace {
+
+// The text of `e` as written: inside a macro argument (CHECK_CUDA(cudaMemcpy(...)))
+// the argument's own text, not the whole macro.
+std::string writtenText(const ASTContext &ctx, const Expr *e) {
+  if (!e)
+    return "";
+  const SourceManager &sm = ctx.getSourceManager();
+  CharSourceRange r = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(e->getSourceRange()), sm, ctx.getLangOpts());
+  if (r.isValid())
+    return Lexer::getSourceText(r, sm, ctx.getLangOpts()).str();
+  return sourceText(ctx, e->getSourceRange());
+}
+
+// Operand positions of one copy function; -1 where it has none.
+struct CopyApi {
+  const char *name;
+  int dst, src, size, height, kind, stream;
+  CopyDirection fixed; // for functions whose direction is their name (cuMemcpyHtoD)
+  bool dstIsSymbolOrArray, srcIsSymbolOrArray;
+};
+const CopyApi kCopies[] = {
+    {"cudaMemcpy", 0, 1, 2, -1, 3, -1, CopyDirection::Unknown, false, false},
+    {"cudaMemcpyAsync", 0, 1, 2, -1, 3, 4, CopyDirection::Unknown, false, false},
+    {"cudaMemcpy2D", 0, 2, 4, 5, 6, -1, CopyDirection::Unknown, false, false},
+    {"cudaMemcpy2DAsync", 0, 2, 4, 5, 6, 7, CopyDirection::Unknown, false, false},
+    {"cudaMemcpyToSymbol", 0, 1, 2, -1, 4, -1, CopyDirection::Unknown, true, false},
+    {"cudaMemcpyToSymbolAsync", 0, 1, 2, -1, 4, 5, CopyDirection::Unknown, true, false},
+    {"cudaMemcpyFromSymbol", 0, 1, 2, -1, 4, -1, CopyDirection::Unknown, false, true},
+    {"cudaMemcpyFromSymbolAsync", 0, 1, 2, -1, 4, 5, CopyDirection::Unknown, false, true},
+    {"cudaMemcpyToArray", 0, 3, 4, -1, 5, -1, CopyDirection::Unknown, true, false},
+    {"cudaMemcpyFromArray", 0, 1, 4, -1, 5, -1, CopyDirection::Unknown, false, true},
+    {"cudaMemcpy2DToArray", 0, 3, 5, 6, 7, -1, CopyDirection::Unknown, true, false},
+    {"cudaMemcpy2DToArrayAsync", 0, 3, 5, 6, 7, 8, CopyDirection::Unknown, true, false},
+    {"cudaMemcpy2DFromArray", 0, 2, 5, 6, 7, -1, CopyDirection::Unknown, false, true},
+    {"cudaMemcpy2DFromArrayAsync", 0, 2, 5, 6, 7, 8, CopyDirection::Unknown, false, true},
+    {"cuMemcpyHtoD", 0, 1, 2, -1, -1, -1, CopyDirection::HostToDevice, false, false},
+    {"cuMemcpyHtoD_v2", 0, 1, 2, -1, -1, -1, CopyDirection::HostToDevice, false, false},
+    {"cuMemcpyHtoDAsync", 0, 1, 2, -1, -1, 3, CopyDirection::HostToDevice, false, false},
+    {"cuMemcpyHtoDAsync_v2", 0, 1, 2, -1, -1, 3, CopyDirection::HostToDevice, false, false},
+    {"cuMemcpyDtoH", 0, 1, 2, -1, -1, -1, CopyDirection::DeviceToHost, false, false},
+    {"cuMemcpyDtoH_v2", 0, 1, 2, -1, -1, -1, CopyDirection::DeviceToHost, false, false},
+    {"cuMemcpyDtoHAsync", 0, 1, 2, -1, -1, 3, CopyDirection::DeviceToHost, false, false},
+    {"cuMemcpyDtoHAsync_v2", 0, 1, 2, -1, -1, 3, CopyDirection::DeviceToHost, false, false},
+    {"cuMemcpyDtoD", 0, 1, 2, -1, -1, -1, CopyDirection::DeviceToDevice, false, false},
+    {"cuMemcpyDtoD_v2", 0, 1, 2, -1, -1, -1, CopyDirection::DeviceToDevice, false, false},
+    {"cudaMemcpy3D", -1, -1, -1, -1, -1, -1, CopyDirection::Unknown, false, false},
+    {"cudaMemcpy3DAsync", -1, -1, -1, -1, -1, 1, CopyDirection::Unknown, false, false},
+};
+
+std::string calleeNameOfRaw(const CallExpr *call);
+
+// The runtime's per-thread-stream variants (`cudaMemcpyAsync_ptsz`) under their plain names.
+std::string plainName(std::string n) {
+  for (const char *suffix : {"_ptsz", "_ptds"})
+    if (n.size() > 5 && n.compare(n.size() - 5, 5, suffix) == 0)
+      return n.substr(0, n.size() - 5);
+  return n;
+}
+
+std::string calleeNameOf(const CallExpr *call) {
+  return plainName(calleeNameOfRaw(call));
+}
+
+std::string calleeNameOfRaw(const CallExpr *call) {
+  if (const FunctionDecl *fd = call->getDirectCallee())
+    if (fd->getDeclName().isIdentifier())
+      return fd->getName().str();
+  const Expr *c = call->getCallee() ? call->getCallee()->IgnoreParenImpCasts() : nullptr;
+  if (auto *u = dyn_cast_or_null<UnresolvedLookupExpr>(c))
+    return u->getName().getAsString();
+  if (auto *d = dyn_cast_or_null<DeclRefExpr>(c))
+    return d->getNameInfo().getAsString();
+  return "";
+}
+
+bool isHostFunction(const FunctionDecl *fd) {
+  if (fd->hasAttr<CUDAGlobalAttr>())
+    return false;
+  if (fd->hasAttr<CUDADeviceAttr>() && !fd->hasAttr<CUDAHostAttr>())
+    return false;
+  return true;
+}
+
+bool isHostKind(MemoryOrigin o) { return o == MemoryOrigin::Pageable || o == MemoryOrigin::Pinned; }
+bool isDeviceKind(MemoryOrigin o) { return o == MemoryOrigin::Device; }
+
+bool containsErrors(const Expr *e) { return e && e->containsErrors(); }
+
+class HostWalker : public RecursiveASTVisitor<HostWalker> {
+public:
+  HostWalker(ASTContext &ctx, HostFacts &out) : ctx_(ctx), sm_(ctx.getSourceManager()), buffers_(ctx), out_(out) {}
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitLambdaBodies() const { return true; }
+
+  bool TraverseDecl(Decl *d) {
+    if (d && !isa<TranslationUnitDecl>(d) && d->getLocation().isValid() &&
+        sm_.isInSystemHeader(sm_.getExpansionLoc(d->getLocation())))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(d);
+  }
+
+  bool TraverseFunctionDecl(FunctionDecl *fd) { return inFunction(fd, [&] { return RecursiveASTVisitor::TraverseFunctionDecl(fd); }); }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *fd) { return inFunction(fd, [&] { return RecursiveASTVisitor::TraverseCXXMethodDecl(fd); }); }
+  bool TraverseCXXConstructorDecl(CXXConstructorDecl *fd) {
+    return inFunction(fd, [&] { return RecursiveASTVisitor::TraverseCXXConstructorDecl(fd); });
+  }
+  bool TraverseCXXDestructorDecl(CXXDestructorDecl *fd) {
+    return inFunction(fd, [&] { return RecursiveASTVisitor::TraverseCXXDestructorDecl(fd); });
+  }
+  template <typename F> bool inFunction(FunctionDecl *fd, F traverse) {
+    if (!fd->doesThisDeclarationHaveABody() || !isHostFunction(fd))
+      return true;
+    const FunctionDecl *saved = fn_;
+    fn_ = fd;
+    bool r = traverse();
+    fn_ = saved;
+    return r;
+  }
+
+  bool TraverseForStmt(ForStmt *s) { return inLoop(s, "for", [&] { return RecursiveASTVisitor::TraverseForStmt(s); }); }
+  bool TraverseWhileStmt(WhileStmt *s) { return inLoop(s, "while", [&] { return RecursiveASTVisitor::TraverseWhileStmt(s); }); }
+  bool TraverseDoStmt(DoStmt *s) {
+    // `do { ... } while (0)`, the body of a macro (CHECK_CUDA(call)), runs once: no loop.
+    if (auto v = s->getCond() ? buffers_.evaluate(s->getCond()) : std::nullopt; v && *v == 0)
+      return RecursiveASTVisitor::TraverseDoStmt(s);
+    return inLoop(s, "do", [&] { return RecursiveASTVisitor::TraverseDoStmt(s); });
+  }
+  bool TraverseCXXForRangeStmt(CXXForRangeStmt *s) {
+    return inLoop(s, "range-for", [&] { return RecursiveASTVisitor::TraverseCXXForRangeStmt(s); });
+  }
+  template <typename F> bool inLoop(Stmt *s, const char *kind, F traverse) {
+    if (!fn_)
+      return traverse();
+    LoopFrame f;
+    f.stmt = s;
+    f.info.kind = kind;
+    f.info.loc = toLocation(sm_, s->getBeginLoc());
+    if (auto *fs = dyn_cast<ForStmt>(s))
+      describeFor(fs, f.info);
+    loops_.push_back(std::move(f));
+    bool r = traverse();
+    loops_.pop_back();
+    return r;
+  }
+
+  bool VisitCallExpr(CallExpr *call) {
+    if (!fn_ || isa<CUDAKernelCallExpr>(call))
+      return true;
+    std::string name = calleeNameOf(call);
+    if (name.empty())
+      return true;
+    for (const CopyApi &api : kCopies)
+      if (name == api.name) {
+        addTransfer(call, api);
+        return true;
+      }
+    if (name == "cudaMemPrefetchAsync" || name == "cudaMemAdvise" || name == "cudaMemPrefetchAsync_v2" ||
+        name == "cudaMemAdvise_v2" || name == "cuMemPrefetchAsync" || name == "cuMemAdvise") {
+      if (call->getNumArgs() > 0) {
+        BufferOrigin o = managedOrigin(call->getArg(0));
+        if (o.kind == MemoryOrigin::Managed) {
+          bool prefetch = name.find("Prefetch") != std::string::npos;
+          ManagedEvent e = event(prefetch ? ManagedEvent::Prefetch : ManagedEvent::Advise, call, o);
+          if (prefetch && call->getNumArgs() > 2) {
+            e.prefetchTarget = text(call->getArg(2));
+            e.toHost = e.prefetchTarget.find("CpuDeviceId") != std::string::npos ||
+                       e.prefetchTarget.find("Host") != std::string::npos;
+          }
+          out_.managed.push_back(e);
+        }
+      }
+      return true;
+    }
+    if (name == "cudaDeviceSynchronize" || name == "cudaStreamSynchronize" || name == "cudaEventSynchronize" ||
+        name == "cudaThreadSynchronize" || name == "cuCtxSynchronize" || name == "cuStreamSynchronize") {
+      ManagedEvent e;
+      e.kind = ManagedEvent::Sync;
+      e.loc = toLocation(sm_, call->getBeginLoc());
+      e.function = fnName();
+      e.text = name;
+      e.inLoop = !loops_.empty();
+      e.order = ++order_;
+      out_.managed.push_back(e);
+      return true;
+    }
+    if (name.rfind("cuda", 0) == 0 || (name.rfind("cu", 0) == 0 && name.size() > 2 && isupper(name[2])))
+      return true;
+    // A visible host function that launches a kernel is a launch here too
+    // (`insert_hashtable(table, kvs, n)` around `k<<<...>>>`).
+    if (const FunctionDecl *fd = call->getDirectCallee())
+      if (const FunctionDecl *def = fd->getDefinition(); def && def->hasBody() && isHostFunction(def) &&
+                                                         launchesKernel(def->getBody()))
+        addHelperLaunch(call, name);
+    // A host call handed a managed buffer: memset/memcpy/fill touch it, and
+    // so does a visible function that reads or writes through that parameter.
+    for (unsigned i = 0; i < call->getNumArgs(); ++i) {
+      const Expr *arg = call->getArg(i);
+      if (!arg->getType()->isPointerType())
+        continue;
+      BufferOrigin o = managedOrigin(arg);
+      if (o.kind != MemoryOrigin::Managed)
+        continue;
+      bool touches = name == "memset" || name == "memcpy" || name == "memmove" || name == "fill" ||
+                     name == "fill_n" || name == "copy" || name == "iota" || name == "generate" || name == "fread" ||
+                     name == "printf" || name == "fprintf";
+      if (!touches)
+        if (const FunctionDecl *fd = call->getDirectCallee())
+          if (const FunctionDecl *def = fd->getDefinition(); def && def->hasBody() && isHostFunction(def) &&
+                                                             i < def->getNumParams())
+            touches = dereferences(def->getBody(), def->getParamDecl(i));
+      if (touches)
+        out_.managed.push_back(event(ManagedEvent::HostTouch, call, o));
+    }
+    return true;
+  }
+
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *call) {
+    if (!fn_)
+      return true;
+    HostLaunch l;
+    l.loc = toLocation(sm_, call->getBeginLoc());
+    l.function = fnName();
+    if (const FunctionDecl *k = call->getDirectCallee())
+      l.kernel = k->getNameAsString();
+    else
+      l.kernel = text(call->getCallee());
+    if (const CallExpr *cfg = call->getConfig(); cfg && cfg->getNumArgs() > 3)
+      l.stream = streamOf(cfg->getArg(3));
+    l.loops = loopInfos();
+    for (unsigned i = 0; i < call->getNumArgs(); ++i) {
+      const Expr *a = call->getArg(i);
+      l.argTexts.push_back(text(a));
+      if (a->getType()->isPointerType() || a->getType()->isIntegerType())
+        l.argOrigins.push_back(a->getType()->isPointerType() ? buffers_.origin(a) : BufferOrigin{});
+      else
+        l.argOrigins.push_back(BufferOrigin{});
+      if (l.argOrigins.back().kind == MemoryOrigin::Managed) {
+        ManagedEvent e = event(ManagedEvent::Launch, call, l.argOrigins.back());
+        e.text = l.kernel;
+        out_.managed.push_back(e);
+      }
+    }
+    l.order = ++order_;
+    out_.launches.push_back(std::move(l));
+    return true;
+  }
+
+  static bool launchesKernel(const Stmt *s) {
+    if (!s)
+      return false;
+    if (isa<CUDAKernelCallExpr>(s))
+      return true;
+    for (const Stmt *c : s->children())
+      if (launchesKernel(c))
+        return true;
+    return false;
+  }
+
+  void addHelperLaunch(const CallExpr *call, const std::string &name) {
+    HostLaunch l;
+    l.loc = toLocation(sm_, call->getBeginLoc());
+    l.function = fnName();
+    l.kernel = name + "()";
+    l.viaHelper = true;
+    l.loops = loopInfos();
+    for (unsigned i = 0; i < call->getNumArgs(); ++i) {
+      const Expr *a = call->getArg(i);
+      l.argTexts.push_back(text(a));
+      l.argOrigins.push_back(a->getType()->isPointerType() ? buffers_.origin(a) : BufferOrigin{});
+      if (l.argOrigins.back().kind == MemoryOrigin::Managed) {
+        ManagedEvent e = event(ManagedEvent::Launch, call, l.argOrigins.back());
+        e.text = l.kernel;
+        out_.managed.push_back(e);
+      }
+    }
+    l.order = ++order_;
+    out_.launches.push_back(std::move(l));
+  }
+
+  // Host reads and writes of managed memory: `a[i]`, `*a`, `a->x`.
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *e) {
+    touch(e->getBase(), e);
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *u) {
+    if (u->getOpcode() == UO_Deref)
+      touch(u->getSubExpr(), u);
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *m) {
+    if (m->isArrow())
+      touch(m->getBase(), m);
+    return true;
+  }
+
+private:
+  struct LoopFrame {
+    Stmt *stmt = nullptr;
+    HostLoop info;
+    std::optional<std::set<const ValueDecl *>> written; // variables that change each iteration
+    std::set<const ValueDecl *> declared;               // locals its body declares afresh
+  };
+
+  std::string fnName() const { return fn_ ? fn_->getNameAsString() : ""; }
+  std::string text(const Expr *e) const { return writtenText(ctx_, e); }
+
+  std::vector<HostLoop> loopInfos() const {
+    std::vector<HostLoop> v;
+    for (const LoopFrame &f : loops_)
+      v.push_back(f.info);
+    return v;
+  }
+
+  void describeFor(const ForStmt *fs, HostLoop &info) {
+    const VarDecl *var = nullptr;
+    std::optional<int64_t> start;
+    if (auto *ds = dyn_cast_or_null<DeclStmt>(fs->getInit()); ds && ds->isSingleDecl()) {
+      var = dyn_cast<VarDecl>(ds->getSingleDecl());
+      if (var && var->hasInit())
+        start = buffers_.evaluate(var->getInit());
+    } else if (auto *b = dyn_cast_or_null<BinaryOperator>(fs->getInit()); b && b->getOpcode() == BO_Assign) {
+      if (auto *d = dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts()))
+        var = dyn_cast<VarDecl>(d->getDecl());
+      start = buffers_.evaluate(b->getRHS());
+    }
+    if (!var)
+      return;
+    info.inductionVar = var->getNameAsString();
+    auto isVar = [&](const Expr *e) {
+      auto *d = dyn_cast_or_null<DeclRefExpr>(e ? e->IgnoreParenImpCasts() : nullptr);
+      return d && d->getDecl() == var;
+    };
+    std::optional<int64_t> end;
+    bool inclusive = false;
+    if (auto *c = dyn_cast_or_null<BinaryOperator>(fs->getCond())) {
+      if (isVar(c->getLHS()) && (c->getOpcode() == BO_LT || c->getOpcode() == BO_LE || c->getOpcode() == BO_NE)) {
+        end = buffers_.evaluate(c->getRHS());
+        inclusive = c->getOpcode() == BO_LE;
+      } else if (isVar(c->getRHS()) && (c->getOpcode() == BO_GT || c->getOpcode() == BO_GE)) {
+        end = buffers_.evaluate(c->getLHS());
+        inclusive = c->getOpcode() == BO_GE;
+      }
+    }
+    std::optional<int64_t> step;
+    if (auto *u = dyn_cast_or_null<UnaryOperator>(fs->getInc()); u && u->isIncrementOp() && isVar(u->getSubExpr()))
+      step = 1;
+    else if (auto *b = dyn_cast_or_null<CompoundAssignOperator>(fs->getInc());
+             b && b->getOpcode() == BO_AddAssign && isVar(b->getLHS()))
+      step = buffers_.evaluate(b->getRHS());
+    if (start && end && step && *step > 0) {
+      int64_t span = *end - *start + (inclusive ? 1 : 0);
+      info.tripCount = span <= 0 ? 0 : (span + *step - 1) / *step;
+    }
+  }
+
+  // Whether `e` reads a variable the innermost enclosing loop writes.
+  // The variables that take a new value each iteration of a loop: its
+  // counter and what it assigns or increments, but not a local the body
+  // declares afresh (a new object each time), unless that local is computed
+  // from one of them (`int off = s * chunk;`).
+  static std::set<const ValueDecl *> iterationVariables(const Stmt *loop, const std::set<const ValueDecl *> &written,
+                                                        std::set<const ValueDecl *> &declaredInBody) {
+    std::set<const ValueDecl *> varying;
+    const Stmt *body = nullptr;
+    if (auto *f = dyn_cast<ForStmt>(loop)) {
+      body = f->getBody();
+      if (auto *ds = dyn_cast_or_null<DeclStmt>(f->getInit()))
+        for (const Decl *d : ds->decls())
+          if (auto *vd = dyn_cast<VarDecl>(d))
+            varying.insert(vd);
+    } else if (auto *w = dyn_cast<WhileStmt>(loop)) {
+      body = w->getBody();
+    } else if (auto *d = dyn_cast<DoStmt>(loop)) {
+      body = d->getBody();
+    } else if (auto *r = dyn_cast<CXXForRangeStmt>(loop)) {
+      body = r->getBody();
+      varying.insert(r->getLoopVariable());
+    }
+    std::vector<const VarDecl *> locals;
+    std::function<void(const Stmt *)> collect = [&](const Stmt *st) {
+      if (!st)
+        return;
+      if (auto *ds = dyn_cast<DeclStmt>(st))
+        for (const Decl *d : ds->decls())
+          if (auto *vd = dyn_cast<VarDecl>(d)) {
+            declaredInBody.insert(vd);
+            locals.push_back(vd);
+          }
+      for (const Stmt *c : st->children())
+        collect(c);
+    };
+    collect(body);
+    for (const ValueDecl *d : written)
+      if (!declaredInBody.count(d))
+        varying.insert(d);
+    auto reads = [&](const Stmt *st) {
+      bool found = false;
+      std::function<void(const Stmt *)> scan = [&](const Stmt *x) {
+        if (!x || found)
+          return;
+        if (auto *r = dyn_cast<DeclRefExpr>(x); r && varying.count(r->getDecl()))
+          found = true;
+        for (const Stmt *c : x->children())
+          scan(c);
+      };
+      scan(st);
+      return found;
+    };
+    for (int round = 0; round < 3; ++round)
+      for (const VarDecl *vd : locals)
+        if (!varying.count(vd) && vd->hasInit() && reads(vd->getInit()))
+          varying.insert(vd);
+    return varying;
+  }
+
+  // Whether `e` reads a variable that takes a new value each iteration of the innermost loop.
+  bool variesInLoop(const Expr *e) {
+    if (loops_.empty() || !e)
+      return false;
+    LoopFrame &f = loops_.back();
+    if (!f.written)
+      f.written = iterationVariables(f.stmt, buffers_.writtenIn(f.stmt), f.declared);
+    bool varies = false;
+    std::function<void(const Stmt *)> scan = [&](const Stmt *s) {
+      if (!s || varies)
+        return;
+      if (auto *d = dyn_cast<DeclRefExpr>(s))
+        if (f.written->count(d->getDecl()))
+          varies = true;
+      for (const Stmt *c : s->children())
+        scan(c);
+    };
+    scan(e);
+    return varies;
+  }
+
+  // The variable an operand's address starts from (`h` of `&h[i].x`, `v` of `v.data() + k`).
+  static const VarDecl *rootVariable(const Expr *e) {
+    for (int i = 0; e && i < 16; ++i) {
+      e = e->IgnoreParenImpCasts();
+      if (auto *c = dyn_cast<ExplicitCastExpr>(e))
+        e = c->getSubExpr();
+      else if (auto *b = dyn_cast<BinaryOperator>(e))
+        e = b->getLHS()->getType()->isPointerType() ? b->getLHS() : b->getRHS();
+      else if (auto *u = dyn_cast<UnaryOperator>(e))
+        e = u->getSubExpr();
+      else if (auto *a = dyn_cast<ArraySubscriptExpr>(e))
+        e = a->getBase();
+      else if (auto *m = dyn_cast<MemberExpr>(e))
+        e = m->getBase();
+      else if (auto *mc = dyn_cast<CXXMemberCallExpr>(e))
+        e = mc->getImplicitObjectArgument();
+      else if (auto *op = dyn_cast<CXXOperatorCallExpr>(e); op && op->getNumArgs() > 0)
+        e = op->getArg(0);
+      else if (auto *d = dyn_cast<DeclRefExpr>(e))
+        return dyn_cast<VarDecl>(d->getDecl());
+      else
+        return nullptr;
+    }
+    return nullptr;
+  }
+
+  // A piece of a buffer that outlives the innermost loop, chosen by the iteration
+  // (`h + r * cols`, `rows[r]`, `&nodes[i].v`), not a fresh object of each iteration.
+  bool pieceOfOuterBuffer(const Expr *e) {
+    if (!variesInLoop(e))
+      return false;
+    const VarDecl *root = rootVariable(e);
+    // The root itself must stay: a pointer reassigned each iteration (a new
+    // allocation, a swap) names a new buffer, not a piece of one.
+    if (!root || loops_.back().declared.count(root))
+      return false;
+    for (const ValueDecl *w : buffers_.writtenIn(loops_.back().stmt))
+      if (w == root || w->getCanonicalDecl() == root->getCanonicalDecl())
+        return false;
+    return true;
+  }
+
+  StreamUse streamOf(const Expr *e) {
+    StreamUse s;
+    if (!e || isa<CXXDefaultArgExpr>(e))
+      return s;
+    s.text = text(e);
+    const Expr *x = e->IgnoreParenImpCasts();
+    while (auto *c = dyn_cast<ExplicitCastExpr>(x))
+      x = c->getSubExpr()->IgnoreParenImpCasts();
+    bool zero = false;
+    if (!x->isValueDependent()) {
+      Expr::EvalResult r;
+      if (isa<IntegerLiteral>(x) || isa<CXXNullPtrLiteralExpr>(x) || isa<GNUNullExpr>(x))
+        zero = true;
+      else if (x->getType()->isIntegerType() && x->EvaluateAsInt(r, ctx_) && r.Val.getInt() == 0)
+        zero = true;
+    }
+    s.isDefault = zero || s.text == "cudaStreamLegacy" || s.text == "cudaStreamPerThread" || s.text == "0" ||
+                  s.text == "NULL" || s.text == "nullptr";
+    s.variesInLoop = variesInLoop(e);
+    return s;
+  }
+
+  BufferOrigin managedOrigin(const Expr *e) {
+    const Expr *x = e->IgnoreParenImpCasts();
+    while (auto *c = dyn_cast<ExplicitCastExpr>(x))
+      x = c->getSubExpr()->IgnoreParenImpCasts();
+    // Only names (and arithmetic on them) are traced for touches: cheap, and
+    // what host code touches managed memory through.
+    if (!buffers_.baseDecl(x))
+      return BufferOrigin{};
+    return buffers_.origin(x);
+  }
+
+  void touch(const Expr *base, const Expr *whole) {
+    if (!fn_ || !base || !base->getType()->isPointerType())
+      return;
+    BufferOrigin o = managedOrigin(base);
+    if (o.kind != MemoryOrigin::Managed)
+      return;
+    // One event per statement line and buffer is enough for ordering.
+    SourceLocation l = toLocation(sm_, whole->getBeginLoc());
+    if (!out_.managed.empty()) {
+      const ManagedEvent &last = out_.managed.back();
+      if (last.kind == ManagedEvent::HostTouch && last.bufferKey == o.key && last.loc.line == l.line &&
+          last.loc.file == l.file)
+        return;
+    }
+    out_.managed.push_back(event(ManagedEvent::HostTouch, whole, o));
+  }
+
+  ManagedEvent event(ManagedEvent::Kind kind, const Expr *e, const BufferOrigin &o) {
+    ManagedEvent ev;
+    ev.kind = kind;
+    ev.loc = toLocation(sm_, e->getBeginLoc());
+    ev.bufferKey = o.key;
+    ev.variable = o.variable;
+    ev.function = fnName();
+    ev.text = text(e);
+    if (ev.text.size() > 80)
+      ev.text = ev.text.substr(0, 77) + "...";
+    ev.inLoop = !loops_.empty();
+    ev.order = ++order_;
+    bool known = false;
+    for (const BufferOrigin &b : out_.managedBuffers)
+      known = known || b.key == o.key;
+    if (!known)
+      out_.managedBuffers.push_back(o);
+    return ev;
+  }
+
+  // Whether `body` reads or writes through parameter `p` (`p[i]`, `*p`, `p->x`).
+  static bool dereferences(const Stmt *body, const ParmVarDecl *p) {
+    bool found = false;
+    std::function<void(const Stmt *)> scan = [&](const Stmt *s) {
+      if (!s || found)
+        return;
+      const Expr *base = nullptr;
+      if (auto *a = dyn_cast<ArraySubscriptExpr>(s))
+        base = a->getBase();
+      else if (auto *u = dyn_cast<UnaryOperator>(s); u && u->getOpcode() == UO_Deref)
+        base = u->getSubExpr();
+      else if (auto *m = dyn_cast<MemberExpr>(s); m && m->isArrow())
+        base = m->getBase();
+      if (base) {
+        const Expr *b = base->IgnoreParenImpCasts();
+        while (auto *bo = dyn_cast<BinaryOperator>(b))
+          b = bo->getLHS()->IgnoreParenImpCasts();
+        if (auto *d = dyn_cast<DeclRefExpr>(b); d && d->getDecl() == p)
+          found = true;
+      }
+      for (const Stmt *c : s->children())
+        scan(c);
+    };
+    scan(body);
+    return found;
+  }
+
+  static bool hasMemberOperand(const Expr *e) {
+    bool found = false;
+    std::function<void(const Stmt *)> scan = [&](const Stmt *s) {
+      if (!s || found)
+        return;
+      if (auto *m = dyn_cast<MemberExpr>(s)) {
+        const Expr *b = m->getBase()->IgnoreParenImpCasts();
+        if (isa<ArraySubscriptExpr>(b) || m->isArrow())
+          found = true;
+      }
+      for (const Stmt *c : s->children())
+        scan(c);
+    };
+    scan(e);
+    return found;
+  }
+
+  void addTransfer(const CallExpr *call, const CopyApi &api) {
+    HostTransfer t;
+    t.loc = toLocation(sm_, call->getBeginLoc());
+    t.api = api.name;
+    t.function = fnName();
+    t.async = api.stream >= 0 || std::string(api.name).find("Async") != std::string::npos;
+    t.twoD = api.height >= 0;
+    t.threeD = std::string(api.name).find("3D") != std::string::npos;
+    t.symbol = std::string(api.name).find("Symbol") != std::string::npos;
+    for (unsigned i = 0; i < call->getNumArgs(); ++i)
+      if (containsErrors(call->getArg(i)))
+        t.argsParsed = false;
+    t.loops = loopInfos();
+    auto arg = [&](int i) -> const Expr * {
+      return i >= 0 && static_cast<unsigned>(i) < call->getNumArgs() ? call->getArg(i) : nullptr;
+    };
+    if (api.stream >= 0)
+      t.stream = streamOf(arg(api.stream));
+    t.order = ++order_;
+    if (!t.argsParsed || t.threeD) {
+      t.dst.unknownReason = t.src.unknownReason = t.threeD ? "a cudaMemcpy3DParms structure" : "an argument did not parse";
+      out_.transfers.push_back(std::move(t));
+      return;
+    }
+    const Expr *dst = arg(api.dst), *src = arg(api.src);
+    t.dstText = text(dst);
+    t.srcText = text(src);
+    auto side = [&](const Expr *e, bool symbolOrArray) {
+      if (symbolOrArray) {
+        BufferOrigin o;
+        o.kind = MemoryOrigin::Device;
+        o.allocator = t.symbol ? "__device__ symbol" : "cudaArray";
+        o.variable = text(e);
+        return o;
+      }
+      return buffers_.origin(e);
+    };
+    t.dst = side(dst, api.dstIsSymbolOrArray);
+    t.src = side(src, api.srcIsSymbolOrArray);
+    if (const Expr *s = arg(api.size)) {
+      t.sizeText = text(s);
+      t.sizeBytes = buffers_.evaluate(s);
+    }
+    if (const Expr *h = arg(api.height)) {
+      t.heightText = text(h);
+      t.height = buffers_.evaluate(h);
+    }
+    t.direction = api.fixed;
+    if (const Expr *k = arg(api.kind)) {
+      t.kindText = isa<CXXDefaultArgExpr>(k) ? "" : text(k);
+      if (auto v = buffers_.evaluate(k)) {
+        switch (*v) {
+        case 0: t.direction = CopyDirection::HostToHost; break;
+        case 1: t.direction = CopyDirection::HostToDevice; break;
+        case 2: t.direction = CopyDirection::DeviceToHost; break;
+        case 3: t.direction = CopyDirection::DeviceToDevice; break;
+        default: // cudaMemcpyDefault: the pointers tell
+          if (isHostKind(t.src.kind) && isDeviceKind(t.dst.kind))
+            t.direction = CopyDirection::HostToDevice;
+          else if (isDeviceKind(t.src.kind) && isHostKind(t.dst.kind))
+            t.direction = CopyDirection::DeviceToHost;
+          break;
+        }
+      }
+    }
+    if (t.direction == CopyDirection::HostToDevice)
+      t.hostOperand = 1;
+    else if (t.direction == CopyDirection::DeviceToHost)
+      t.hostOperand = 0;
+    t.dstVariesInLoop = variesInLoop(dst);
+    t.srcVariesInLoop = variesInLoop(src);
+    t.outerPiece = pieceOfOuterBuffer(dst) || pieceOfOuterBuffer(src);
+    t.memberOperand = hasMemberOperand(dst) || hasMemberOperand(src);
+    out_.transfers.push_back(std::move(t));
+  }
+
+  ASTContext &ctx_;
+  SourceManager &sm_;
+  HostBuffers buffers_;
+  HostFacts &out_;
+  const FunctionDecl *fn_ = nullptr;
+  std::vector<LoopFrame> loops_;
+  size_t order_ = 0;
+};
+
+} // namespace
+
+HostFacts collectHostFacts(ASTContext &ctx) {
+  HostFacts facts;
+  HostWalker w(ctx, facts);
+  w.TraverseDecl(ctx.getTranslationUnitDecl());
+  return facts;
+}
+
+} // namespace warplint

@@ -1,0 +1,127 @@
+// Facts about a unit's host code (issue 20): where each host buffer that
+// reaches the CUDA runtime was allocated, every copy between host and device
+// with its direction, size, stream and enclosing loops, every kernel launch
+// with its stream and the buffers it is passed, and, for managed memory, the
+// host touches, prefetches and advice in source order. Facts only: the
+// rules in rules/host/ judge them. An origin the analyzer cannot trace is
+// Unknown with the reason, never a guess.
+#pragma once
+
+#include "analyzer/results/AnalysisResults.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+}
+
+namespace warplint {
+
+enum class MemoryOrigin { Pageable, Pinned, Managed, Device, Unknown };
+const char *memoryOriginName(MemoryOrigin o); // "pageable", "pinned", "managed", "device", "unknown"
+
+// Where the memory an expression points to comes from (HostBuffers.cpp).
+struct BufferOrigin {
+  MemoryOrigin kind = MemoryOrigin::Unknown;
+  // "malloc", "calloc", "new[]", "std::vector", "stack array", "static array",
+  // "scalar", "cudaMallocHost", "cudaHostAlloc", "cudaHostRegister",
+  // "cudaMallocManaged", "__managed__", "cudaMalloc", ...
+  std::string allocator;
+  std::string variable;       // the variable or member the trace ended at ("h_a", "s.rows")
+  SourceLocation allocLoc;    // the allocation (or the declaration of an array)
+  std::string unknownReason;  // when kind == Unknown
+  bool scalar = false;        // the address of one scalar object (`&count`), not a buffer
+  std::optional<int64_t> allocBytes; // the allocation's size when constant
+  // Canonical identity of the traced variable or member ("var:12:7" / "field:S::rows"), for
+  // matching uses of one buffer; empty when none.
+  std::string key;
+};
+
+// A loop around a copy or a launch, outermost first.
+struct HostLoop {
+  SourceLocation loc;
+  std::string kind;           // "for", "while", "do", "range-for"
+  std::string inductionVar;   // for loops with one counter
+  std::optional<int64_t> tripCount; // when constant
+};
+
+enum class CopyDirection { HostToDevice, DeviceToHost, DeviceToDevice, HostToHost, Unknown };
+const char *copyDirectionName(CopyDirection d); // "h2d", "d2h", "d2d", "h2h", "unknown"
+
+struct StreamUse {
+  std::string text;           // as written; "" when omitted
+  bool isDefault = true;      // omitted, 0, nullptr, cudaStreamLegacy, cudaStreamPerThread
+  bool variesInLoop = false;  // depends on a variable the enclosing loop changes (streams[i])
+};
+
+struct HostTransfer {
+  SourceLocation loc;
+  std::string api;            // "cudaMemcpy", "cudaMemcpyAsync", "cudaMemcpy2D", "cuMemcpyHtoD", ...
+  std::string function;       // the host function it is written in
+  bool async = false;
+  bool argsParsed = true;     // false when an argument did not parse (then nothing else is known)
+  CopyDirection direction = CopyDirection::Unknown;
+  std::string kindText;       // the cudaMemcpyKind argument as written
+  std::string dstText, srcText;
+  BufferOrigin dst, src;
+  // The host side (src for h2d, dst for d2h) and the device side; null
+  // otherwise (indices: 0 = dst, 1 = src, -1 = none).
+  int hostOperand = -1;
+  std::string sizeText;       // bytes (for 2D: width in bytes)
+  std::optional<int64_t> sizeBytes;
+  std::string heightText;     // 2D copies: rows
+  std::optional<int64_t> height;
+  bool twoD = false, threeD = false, symbol = false;
+  StreamUse stream;
+  std::vector<HostLoop> loops;
+  // Whether each operand's address depends on a variable the innermost
+  // enclosing loop changes (a different row, node or member each iteration).
+  bool dstVariesInLoop = false, srcVariesInLoop = false;
+  // A varying operand is a piece of a buffer declared outside that loop (a
+  // row, node or member of one structure), not a new object each iteration.
+  bool outerPiece = false;
+  // The operand indexes an element's member (`h[i].next`, `&nodes[i]->v`): a node or struct copy.
+  bool memberOperand = false;
+  size_t order = 0;           // position among the function's host events
+};
+
+struct HostLaunch {
+  SourceLocation loc;
+  std::string kernel;         // callee name ("f()" for a helper that launches one)
+  bool viaHelper = false;     // a call to a visible host function whose body launches a kernel
+  std::string function;
+  StreamUse stream;
+  std::vector<HostLoop> loops;
+  std::vector<std::string> argTexts;
+  std::vector<BufferOrigin> argOrigins; // per argument (Unknown for scalars)
+  size_t order = 0;
+};
+
+// Managed memory, one buffer's events in one host function, in source order.
+struct ManagedEvent {
+  enum Kind { HostTouch, Prefetch, Advise, Launch, Sync } kind = HostTouch;
+  SourceLocation loc;
+  std::string bufferKey;      // BufferOrigin::key of the managed buffer (empty for Sync)
+  std::string variable;
+  std::string function;
+  std::string text;           // what was written: "a[i] = ...", "cudaMemPrefetchAsync(a, ...)", kernel name
+  std::string prefetchTarget; // Prefetch: the destination device argument as written
+  bool toHost = false;        // Prefetch to cudaCpuDeviceId
+  bool inLoop = false;
+  size_t order = 0;
+};
+
+struct HostFacts {
+  std::vector<HostTransfer> transfers;
+  std::vector<HostLaunch> launches;
+  std::vector<ManagedEvent> managed;
+  std::vector<BufferOrigin> managedBuffers; // each managed allocation seen
+};
+
+// Walks every host function body of the unit's own files.
+HostFacts collectHostFacts(clang::ASTContext &ctx);
+
+} // namespace warplint

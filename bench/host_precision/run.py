@@ -1,0 +1,79 @@
+"""Runs the host-side rules over public CUDA code and collects their findings
+(issue 20's precision study; see bench/host_precision/README.md).
+
+usage: run.py WARPLINT CORPUS_DIR OUT_DIR
+CORPUS_DIR holds the extracted mirrors: NVIDIA+cuda-samples/ (every .cu, and
+every .cpp that includes cuda_runtime), yuhc+gpu-rodinia/cuda/ (every .cu),
+HeCBench/src/*-cuda/ (every .cu of the programs listed in hecbench.dirs).
+Writes OUT_DIR/findings.jsonl (one finding a line) and OUT_DIR/counts.txt.
+"""
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+RULES = "host-pageable-transfer,host-transfer-batching,host-transfer-no-overlap,managed-memory-no-prefetch"
+
+
+def inputs(corpus):
+    jobs = []  # (corpus name, file, extra flags)
+    cs = os.path.join(corpus, "NVIDIA+cuda-samples")
+    common = os.path.join(cs, "Common")
+    for root, _, files in os.walk(cs):
+        for f in sorted(files):
+            p = os.path.join(root, f)
+            if f.endswith(".cu") or (f.endswith(".cpp") and "cuda_runtime" in open(p, errors="replace").read()):
+                jobs.append(("cuda-samples", p, ["-I", common, "-I", root]))
+    rod = os.path.join(corpus, "yuhc+gpu-rodinia", "cuda")
+    for root, _, files in os.walk(rod):
+        for f in sorted(files):
+            if f.endswith(".cu"):
+                jobs.append(("rodinia", os.path.join(root, f), ["-I", root]))
+    hec = os.path.join(corpus, "HeCBench", "src")
+    for root, _, files in os.walk(hec):
+        for f in sorted(files):
+            if f.endswith(".cu"):
+                jobs.append(("hecbench", os.path.join(root, f), ["-I", root, "-I", os.path.join(hec, "include")]))
+    wanted = os.environ.get("CORPORA")  # e.g. "rodinia,hecbench": a part of the study
+    return sorted(j for j in jobs if not wanted or j[0] in wanted.split(","))
+
+
+def run(warplint, job):
+    corpus, path, flags = job
+    cmd = [warplint, "check", path, "--rules", RULES, "--format", "json", "--no-cost-model", "-j", "1",
+           "--quiet", "--"] + flags
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=300).stdout
+        report = json.loads(out) if out.strip() else {}
+    except (subprocess.TimeoutExpired, json.JSONDecodeError) as e:
+        return corpus, path, [], "failed: %s" % type(e).__name__
+    return corpus, path, report.get("findings", []), ""
+
+
+def main():
+    warplint, corpus, out = sys.argv[1:4]
+    os.makedirs(out, exist_ok=True)
+    jobs = inputs(corpus)
+    counts, failed = {}, []
+    with ThreadPoolExecutor(max_workers=int(os.environ.get("JOBS", "2"))) as pool, \
+            open(os.path.join(out, "findings.jsonl"), "w") as f:
+        for corpus_name, path, findings, err in pool.map(lambda j: run(warplint, j), jobs):
+            if err:
+                failed.append((path, err))
+            for x in findings:
+                x["corpus"] = corpus_name
+                x["file"] = os.path.relpath(x["file"], corpus)
+                f.write(json.dumps(x, sort_keys=True) + "\n")
+                counts[(corpus_name, x["rule"])] = counts.get((corpus_name, x["rule"]), 0) + 1
+    with open(os.path.join(out, "counts.txt"), "w") as c:
+        c.write("files analyzed: %d (%d failed)\n" % (len(jobs), len(failed)))
+        for (corpus_name, rule), n in sorted(counts.items()):
+            c.write("%s %s %d\n" % (corpus_name, rule, n))
+        for path, err in failed:
+            c.write("failed %s %s\n" % (os.path.relpath(path, corpus), err))
+    print(open(os.path.join(out, "counts.txt")).read())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,158 @@
+// managed-memory-no-prefetch (Pasternak 2022, 4.1.4 and 6.3.3): managed
+// memory the host touched and a kernel then uses (or the reverse), with no
+// cudaMemPrefetchAsync or cudaMemAdvise for it in between: its pages move
+// one GPU (or CPU) page fault at a time while the kernel (or the host code)
+// waits, where one prefetch moves them in bulk, ahead of the work.
+#include "rules/AllRules.h"
+#include "rules/host/HostRule.h"
+
+#include <map>
+#include <set>
+
+namespace warplint {
+
+namespace {
+
+const RuleInfo kInfo{
+    "managed-memory-no-prefetch",
+    "Managed memory used by a kernel after the host touched it, without a prefetch",
+    "4.1.4",
+    "Pasternak, Optimizing GPU memory usage (2022), sections 4.1.4 (zero copy and unified memory) and 6.3.3 "
+    "(explicit copies and pinned memory)",
+    "Since Pascal, memory from cudaMallocManaged (or a __managed__ variable) migrates on demand: a kernel that "
+    "touches pages last written by the host takes a GPU page fault per page group and waits while the driver "
+    "moves them, and host code that reads results a kernel wrote faults them back the same way. The seed's "
+    "conclusion (6.3.3) is that even with explicit prefetching unified memory costs a little more than "
+    "explicit copies; without prefetching it costs much more. cudaMemPrefetchAsync(ptr, bytes, device, stream) "
+    "before the launch moves the pages in bulk at copy-engine bandwidth (and to cudaCpuDeviceId before the host "
+    "reads results); cudaMemAdvise states where the data should live. The finding quotes the active profile's "
+    "measured kernel time on first-touched managed memory without and with a prefetch (managed_first_touch). "
+    "Only buffers whose managed origin is traced are considered, and only host touches, launches and "
+    "prefetches written in one host function, in source order; any cudaMemAdvise of the buffer earlier in "
+    "that function silences it.",
+    "float *x;\n"
+    "cudaMallocManaged(&x, n * sizeof(float));\n"
+    "for (int i = 0; i < n; ++i) x[i] = 1.0f;   // pages now on the host\n"
+    "scale<<<grid, block>>>(x, n);             // GPU page faults migrate them\n"
+    "cudaDeviceSynchronize();",
+    "float *x;\n"
+    "cudaMallocManaged(&x, n * sizeof(float));\n"
+    "for (int i = 0; i < n; ++i) x[i] = 1.0f;\n"
+    "int dev; cudaGetDevice(&dev);\n"
+    "cudaMemPrefetchAsync(x, n * sizeof(float), dev, 0); // bulk migration before the launch\n"
+    "scale<<<grid, block>>>(x, n);\n"
+    "cudaDeviceSynchronize();",
+    "none: advice with a concrete rewrite in the notes (the prefetch needs the buffer's size and device; "
+    "CUDA 13 spells the destination as a cudaMemLocation)",
+};
+
+class ManagedMemoryNoPrefetch : public HostRule {
+public:
+  const RuleInfo &info() const override { return kInfo; }
+
+  void checkHost(const TranslationUnitResult &, const HostFacts &facts, const RuleContext &ctx,
+                 std::vector<Finding> &out) const override {
+    // Events of one function, in order.
+    std::map<std::string, std::vector<const ManagedEvent *>> byFunction;
+    for (const ManagedEvent &e : facts.managed)
+      byFunction[e.function].push_back(&e);
+    for (auto &[fn, events] : byFunction) {
+      std::set<std::string> reported; // (buffer, touch line) pairs already reported
+      for (size_t i = 0; i < events.size(); ++i) {
+        const ManagedEvent &e = *events[i];
+        if (e.kind != ManagedEvent::Launch && e.kind != ManagedEvent::HostTouch)
+          continue;
+        // The previous event of the same buffer, and whether it was advised before.
+        const ManagedEvent *prev = nullptr;
+        bool advised = false, prefetchedToHost = false;
+        for (size_t j = i; j-- > 0;) {
+          const ManagedEvent &p = *events[j];
+          if (p.bufferKey != e.bufferKey)
+            continue;
+          if (p.kind == ManagedEvent::Advise)
+            advised = true;
+          if (!prev && (p.kind == ManagedEvent::Prefetch || p.kind == ManagedEvent::Launch ||
+                        p.kind == ManagedEvent::HostTouch)) {
+            prev = &p;
+            prefetchedToHost = p.kind == ManagedEvent::Prefetch && p.toHost;
+          }
+        }
+        (void)prefetchedToHost;
+        if (!prev || advised)
+          continue;
+        if (e.kind == ManagedEvent::Launch && prev->kind == ManagedEvent::HostTouch) {
+          std::string key = e.bufferKey + "@" + std::to_string(prev->loc.line);
+          if (!reported.insert(key).second)
+            continue;
+          out.push_back(toDevice(e, *prev, ctx));
+        } else if (e.kind == ManagedEvent::HostTouch && prev->kind == ManagedEvent::Launch) {
+          std::string key = e.bufferKey + "@L" + std::to_string(prev->loc.line);
+          if (!reported.insert(key).second)
+            continue;
+          out.push_back(toHost(e, *prev, ctx));
+        }
+      }
+    }
+  }
+
+private:
+  static void measured(Finding &f, const RuleContext &ctx) {
+    if (!ctx.profile)
+      return;
+    auto none = ctx.profile->find("managed_first_touch", "kernel_time_ms", {{"prefetch", "none"}});
+    auto pre = ctx.profile->find("managed_first_touch", "kernel_time_ms", {{"prefetch", "prefetch"}});
+    auto bwNone = ctx.profile->find("managed_first_touch", "bandwidth_gbps", {{"prefetch", "none"}});
+    auto bwPre = ctx.profile->find("managed_first_touch", "bandwidth_gbps", {{"prefetch", "prefetch"}});
+    if (none && pre) {
+      std::string s = "measured on " + ctx.profile->deviceName() + " (managed_first_touch): a kernel over host-touched "
+                      "managed memory took " + host::fixed(none->median, 3) + " ms with no prefetch, " +
+                      host::fixed(pre->median, 3) + " ms after cudaMemPrefetchAsync (" +
+                      host::fixed(none->median / pre->median, 2) + "x)";
+      if (bwNone && bwPre)
+        s += "; " + host::fixed(bwNone->median, 1) + " vs " + host::fixed(bwPre->median, 1) + " GB/s";
+      f.notes.push_back({{}, s});
+      f.details["measured"] = {{"probe", "managed_first_touch"}, {"kernel_time_ms_none", none->median},
+                               {"kernel_time_ms_prefetch", pre->median}};
+    }
+  }
+
+  static Finding toDevice(const ManagedEvent &launch, const ManagedEvent &touch, const RuleContext &ctx) {
+    Finding f = host::makeFinding(
+        kInfo.id, "warning", launch.loc, launch.function,
+        "kernel '" + launch.text + "' uses managed memory '" + launch.variable + "' that the host touched at line " +
+            std::to_string(touch.loc.line) + " with no cudaMemPrefetchAsync or cudaMemAdvise in between: its pages "
+            "migrate by GPU page faults while the kernel runs");
+    measured(f, ctx);
+    f.notes.push_back({touch.loc, "the host touches '" + launch.variable + "' here: " + touch.text});
+    f.notes.push_back({{}, "rewrite: before the launch, cudaMemPrefetchAsync(" + launch.variable +
+                               ", <its bytes>, <device>, <the launch's stream>) (CUDA 13: a cudaMemLocation "
+                               "{cudaMemLocationTypeDevice, device} and flags 0)"});
+    f.details["subject"] = launch.variable;
+    f.details["direction"] = "host to device";
+    f.details["host_touch_line"] = touch.loc.line;
+    return f;
+  }
+
+  static Finding toHost(const ManagedEvent &touch, const ManagedEvent &launch, const RuleContext &ctx) {
+    Finding f = host::makeFinding(
+        kInfo.id, "warning", touch.loc, touch.function,
+        "the host touches managed memory '" + touch.variable + "' that kernel '" + launch.text + "' (line " +
+            std::to_string(launch.loc.line) + ") used, with no cudaMemPrefetchAsync to the host in between: its "
+            "pages migrate back by CPU page faults");
+    measured(f, ctx);
+    f.notes.push_back({launch.loc, "kernel '" + launch.text + "' uses '" + touch.variable + "' here"});
+    f.notes.push_back({{}, "rewrite: after the kernel, cudaMemPrefetchAsync(" + touch.variable +
+                               ", <its bytes>, cudaCpuDeviceId, <stream>) and synchronize that stream before the "
+                               "host reads it (CUDA 13: a cudaMemLocation {cudaMemLocationTypeHost, 0})"});
+    f.details["subject"] = touch.variable;
+    f.details["direction"] = "device to host";
+    f.details["launch_line"] = launch.loc.line;
+    return f;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> makeManagedMemoryNoPrefetchRule() { return std::make_unique<ManagedMemoryNoPrefetch>(); }
+
+} // namespace warplint

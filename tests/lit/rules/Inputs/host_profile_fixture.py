@@ -1,0 +1,42 @@
+"""Writes a test profile: the bundled H100 profile plus host-transfer probe
+values, so that lit tests can check how the host rules quote them. The added
+values are test fixtures, not measurements: the device name says so."""
+import json
+import sys
+
+src, dst = sys.argv[1], sys.argv[2]
+p = json.load(open(src))
+p["profile_id"] = "host-fixture"
+p["device"]["name"] = "FIXTURE-GPU"
+
+
+def value(probe, name, params, median, unit):
+    return {"name": name, "params": params, "unit": unit, "median": median, "min": median, "max": median,
+            "q1": median, "q3": median, "runs": 7, "probe": probe, "method": "test fixture",
+            "samples": [median] * 7}
+
+
+bw = []
+for direction in ("h2d", "d2h"):
+    for memory, scale in (("pageable", 0.5), ("pinned", 1.0)):
+        for n, gbps in ((4096, 2.0), (65536, 10.0), (1048576, 20.0), (16777216, 24.0), (268435456, 25.0)):
+            bw.append(value("host_transfer_bandwidth", "bandwidth_gbps",
+                            {"direction": direction, "memory": memory, "bytes": n}, gbps * scale, "GB/s"))
+lat = []
+for direction in ("h2d", "d2h"):
+    for memory, us in (("pageable", 8.0), ("pinned", 4.0)):
+        for n in (4, 256, 4096):
+            lat.append(value("host_copy_latency", "time_us", {"direction": direction, "memory": memory, "bytes": n},
+                             us + n / 4096.0, "us"))
+ov = []
+for s, ms in ((1, 10.0), (2, 6.0), (4, 5.0), (8, 4.5), (16, 4.8)):
+    ov.append(value("copy_kernel_overlap_vs_streams", "time_ms", {"streams": s}, ms, "ms"))
+    ov.append(value("copy_kernel_overlap_vs_streams", "speedup_vs_one_stream", {"streams": s}, 10.0 / ms, "x"))
+mg = []
+for mode, ms, gbps in (("none", 12.0, 20.0), ("prefetch", 2.0, 120.0), ("device_resident", 0.5, 480.0)):
+    mg.append(value("managed_first_touch", "kernel_time_ms", {"prefetch": mode}, ms, "ms"))
+    mg.append(value("managed_first_touch", "bandwidth_gbps", {"prefetch": mode}, gbps, "GB/s"))
+for pid, vals in (("host_transfer_bandwidth", bw), ("host_copy_latency", lat),
+                  ("copy_kernel_overlap_vs_streams", ov), ("managed_first_touch", mg)):
+    p["probes"].append({"id": pid, "title": pid, "method": "test fixture", "wall_seconds": 0.0, "values": vals})
+json.dump(p, open(dst, "w"), indent=1)

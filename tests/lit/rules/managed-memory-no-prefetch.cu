@@ -1,0 +1,109 @@
+// RUN: %python %S/Inputs/host_profile_fixture.py %S/../../../probes/profiles/h100.json %t.json
+// RUN: %not %warplint check %s --rules managed-memory-no-prefetch --profile %t.json --color=never 2>&1 | %FileCheck %s --implicit-check-not='warning:'
+// Without the probe in the profile the message stands without a number.
+// RUN: %not %warplint check %s --rules managed-memory-no-prefetch --color=never 2>&1 | %FileCheck %s --check-prefix=NOPROBE
+
+#include <cuda_runtime.h>
+
+__global__ void scale(float *a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) a[i] *= 2.0f;
+}
+
+constexpr int N = 1 << 22;
+
+void init(float *p, int n) {
+  for (int i = 0; i < n; ++i)
+    p[i] = 1.0f;
+}
+
+// ---- positives ---------------------------------------------------------
+
+float hostThenKernel() {
+  float *x;
+  cudaMallocManaged(&x, N * sizeof(float));
+  for (int i = 0; i < N; ++i)
+    x[i] = 1.0f;
+  // CHECK: :[[@LINE+6]]:3: warning: kernel 'scale' uses managed memory 'x' that the host touched at line [[@LINE-1]] with no cudaMemPrefetchAsync or cudaMemAdvise in between: its pages migrate by GPU page faults while the kernel runs [managed-memory-no-prefetch]
+  // CHECK: note: measured on FIXTURE-GPU (managed_first_touch): a kernel over host-touched managed memory took 12.000 ms with no prefetch, 2.000 ms after cudaMemPrefetchAsync (6.00x); 20.0 vs 120.0 GB/s
+  // CHECK: note: the host touches 'x' here: x[i]
+  // CHECK: note: rewrite: before the launch, cudaMemPrefetchAsync(x, <its bytes>, <device>, <the launch's stream>)
+  // NOPROBE: warning: kernel 'scale' uses managed memory 'x'
+  // NOPROBE-NOT: measured on
+  scale<<<N / 256, 256>>>(x, N);
+  cudaDeviceSynchronize();
+  // CHECK: :[[@LINE+1]]:13: warning: the host touches managed memory 'x' that kernel 'scale' (line [[@LINE-2]]) used, with no cudaMemPrefetchAsync to the host in between: its pages migrate back by CPU page faults
+  float r = x[0];
+  cudaFree(x);
+  return r;
+}
+
+// Initialized by a visible helper.
+void helperInit() {
+  float *y;
+  cudaMallocManaged(&y, N * sizeof(float));
+  init(y, N);
+  // CHECK: :[[@LINE+1]]:3: warning: kernel 'scale' uses managed memory 'y' that the host touched at line [[@LINE-1]]
+  scale<<<N / 256, 256>>>(y, N);
+  cudaDeviceSynchronize();
+  cudaFree(y);
+}
+
+// ---- negatives -------------------------------------------------------------
+
+void prefetched() {
+  float *x;
+  cudaMallocManaged(&x, N * sizeof(float));
+  init(x, N);
+  int dev = 0;
+  cudaGetDevice(&dev);
+  cudaMemLocation loc = {cudaMemLocationTypeDevice, dev};
+  cudaMemPrefetchAsync(x, N * sizeof(float), loc, 0, 0);
+  scale<<<N / 256, 256>>>(x, N);
+  cudaMemLocation host = {cudaMemLocationTypeHost, 0};
+  cudaMemPrefetchAsync(x, N * sizeof(float), host, 0, 0);
+  cudaDeviceSynchronize();
+  float r = x[0];
+  (void)r;
+  cudaFree(x);
+}
+
+void advised() {
+  float *x;
+  cudaMallocManaged(&x, N * sizeof(float));
+  int dev = 0;
+  cudaMemLocation loc = {cudaMemLocationTypeDevice, dev};
+  cudaMemAdvise(x, N * sizeof(float), cudaMemAdviseSetReadMostly, loc);
+  init(x, N);
+  scale<<<N / 256, 256>>>(x, N);
+  cudaDeviceSynchronize();
+  cudaFree(x);
+}
+
+// Only the device touches it.
+void deviceOnly() {
+  float *x;
+  cudaMallocManaged(&x, N * sizeof(float));
+  scale<<<N / 256, 256>>>(x, N);
+  scale<<<N / 256, 256>>>(x, N);
+  cudaDeviceSynchronize();
+  cudaFree(x);
+}
+
+// Not managed: explicit copies (another rule's business).
+void explicitCopies(float *h) {
+  float *d;
+  cudaMalloc(&d, N * sizeof(float));
+  h[0] = 1.0f;
+  scale<<<N / 256, 256>>>(d, N);
+  cudaFree(d);
+}
+
+int main() {
+  hostThenKernel();
+  helperInit();
+  prefetched();
+  advised();
+  deviceOnly();
+  return 0;
+}
