@@ -122,11 +122,6 @@ std::string elementType(const KernelInfo &k, const std::string &array) {
 }
 
 std::string rewriteNote(const KernelInfo &k, const WarpExchange &ex, const std::string &pattern) {
-  std::string mask = hexMask(ex.laneMask);
-  std::string t = elementType(k, ex.array);
-  std::ostringstream os;
-  os << "instead: keep the value in a register and move it with a shuffle (mask " << mask << ": lanes "
-     << laneList(lanesOf(ex.laneMask)) << " take part, and every lane it names must reach the call): ";
   int widest = 0, steps = 0;
   for (const WarpExchangeRead &r : ex.reads)
     for (int d : r.laneDeltas)
@@ -134,6 +129,25 @@ std::string rewriteNote(const KernelInfo &k, const WarpExchange &ex, const std::
         widest = std::max(widest, std::abs(d));
         ++steps;
       }
+  uint32_t lanes = ex.laneMask;
+  if (pattern == "down" && steps > 1) {
+    // In a halving tree, the step before the first exchanged one reads the
+    // values the lanes stored before the barrier (lanes named "from before
+    // the last barrier"): in registers those are the lanes' own values, and
+    // that step is a shuffle too, with its source lanes.
+    bool earlier = false;
+    for (const WarpExchangeRead &r : ex.reads)
+      earlier = earlier || r.outsideMask != 0;
+    if (earlier && widest < 16) {
+      widest *= 2;
+      lanes |= lanes << widest;
+    }
+  }
+  std::string mask = hexMask(lanes);
+  std::string t = elementType(k, ex.array);
+  std::ostringstream os;
+  os << "instead: keep the value in a register and move it with a shuffle (mask " << mask << ": lanes "
+     << laneList(lanesOf(lanes)) << " take part, and every lane it names must reach the call): ";
   if (pattern == "down" && steps == 1) {
     os << "`" << t << " other = __shfl_down_sync(" << mask << ", mine, " << widest << ");`";
   } else if (pattern == "up" && steps == 1) {
@@ -143,7 +157,8 @@ std::string rewriteNote(const KernelInfo &k, const WarpExchange &ex, const std::
   } else if (pattern == "down") {
     os << "`for (int o = " << widest << "; o > 0; o >>= 1) v += __shfl_down_sync(" << mask
        << ", v, o);` with the operator the shared version applies (or cg::reduce(tile, v, cg::plus<" << t
-       << ">()) over a thread_block_tile<32>); lane 0 then combines the same values in the same order";
+       << ">()) over a thread_block_tile<32>), v starting as the lane's partial value before the first of these "
+          "steps; lane 0 then combines the same values in the same order";
   } else if (pattern == "up") {
     os << "`for (int o = 1; o < 32; o <<= 1) { " << t << " n = __shfl_up_sync(" << mask
        << ", v, o); if (lane >= o) v += n; }` with the operator the shared version applies (an inclusive scan; "
@@ -257,8 +272,10 @@ private:
         n << (i ? ", " : "") << "line " << k.accesses[r.writers[i]].loc.line;
       if (r.outsideMask)
         n << "; " << lanesText(r.outsideMask)
-          << (__builtin_popcount(r.outsideMask) == 1 ? " reads" : " read") << " values from before the last barrier (or never stored here): a shuffle gives them other "
-             "values, which is right only when their results do not reach what the kernel keeps";
+          << (__builtin_popcount(r.outsideMask) == 1 ? " reads" : " read")
+          << " values stored before the last barrier (or never stored here): with a shuffle they read the source "
+             "lane's register instead, the same value only where that lane of this warp stored it, so a result "
+             "that depends on them must be checked";
       f.notes.push_back({a.loc, n.str()});
       nlohmann::json l{{"line", a.loc.line},
                        {"column", a.loc.column},

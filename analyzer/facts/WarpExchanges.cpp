@@ -35,7 +35,8 @@ struct ReadTally {
   int bestLanes = 0;
   uint32_t bestMask = 0;
   int bestWarp = -1;
-  uint32_t outsideMask = 0; // of bestWarp, set once it is known
+  uint32_t outsideMask = 0; // of bestWarp (from outsideByWarp at the end)
+  std::map<int, uint32_t> outsideByWarp; // every step, exchanged lanes or not
   uint32_t sourceMask = 0;  // of bestWarp: the lanes whose stores its lanes read
   std::set<int> warps;      // warps with exchanged lanes
 };
@@ -268,6 +269,8 @@ private:
       return;
     ReadTally &r = it->second;
     for (int w = 0; w < warps_; ++w) {
+      if (outsideLanes[w])
+        r.outsideByWarp[w] |= outsideLanes[w];
       int n = __builtin_popcount(exchangedLanes[w]);
       if (n == 0)
         continue;
@@ -277,10 +280,8 @@ private:
         r.bestMask = exchangedLanes[w];
         r.bestWarp = w;
       }
-      if (w == r.bestWarp) {
-        r.outsideMask |= outsideLanes[w];
+      if (w == r.bestWarp)
         r.sourceMask |= sourceLanes[w];
-      }
     }
   }
 
@@ -404,6 +405,9 @@ void describeWarpExchanges(ModeledKernel &k, const EvaluationOptions &opts) {
       continue;
     Runner r(k, shape, opts);
     r.run();
+    for (auto &[access, tally] : r.reads)
+      if (auto it = tally.outsideByWarp.find(tally.bestWarp); it != tally.outsideByWarp.end())
+        tally.outsideMask = it->second;
     if (r.allTainted) {
       for (const std::string &s : arrays)
         why.emplace(s, r.allTaintedWhy);
