@@ -584,7 +584,11 @@ private:
 
   // Walks an expression, recording memory lvalues where they are read or written.
   void expr(const Expr *e, Use use) {
-    if (!e)
+    // Clang's error recovery leaves expressions with no type at all (a
+    // ParenListExpr in `int v = (a, b.size)` gone wrong): nothing to model,
+    // and operationCost() dereferenced the null type (SIGSEGV; found by the
+    // mutation fuzzer, tests/fuzz/regressions/).
+    if (!e || e->getType().isNull())
       return;
     e = e->IgnoreParens();
     if (isa<LambdaExpr>(e))
