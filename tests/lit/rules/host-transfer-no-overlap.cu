@@ -1,6 +1,9 @@
 // RUN: %python %S/Inputs/host_profile_fixture.py %S/../../../probes/profiles/h100.json %t.json
 // RUN: %not %warplint check %s --rules host-transfer-no-overlap --profile %t.json --color=never 2>&1 | %FileCheck %s --implicit-check-not='warning:' --implicit-check-not='note: cuda'
-// RUN: %not %warplint check %s --rules host-transfer-no-overlap --color=never 2>&1 | %FileCheck %s --check-prefix=NOPROBE
+// RUN: %python %S/Inputs/host_profile_fixture.py --without-host-probes %S/../../../probes/profiles/h100.json %t.noprobe.json
+// RUN: %not %warplint check %s --rules host-transfer-no-overlap --profile %t.noprobe.json --color=never 2>&1 | %FileCheck %s --check-prefix=NOPROBE
+// The bundled H100 profile quotes its own measurement.
+// RUN: %not %warplint check %s --rules host-transfer-no-overlap --color=never 2>&1 | %FileCheck %s --check-prefix=BUNDLED
 
 #include <cuda_runtime.h>
 #include <cstdlib>
@@ -34,10 +37,11 @@ void serialized() {
   cudaMallocHost(&hy, kBytes);
   cudaMalloc(&dx, kBytes);
   cudaMalloc(&dy, kBytes);
-  // CHECK: :[[@LINE+4]]:3: warning: cudaMemcpy of 64 MiB to 'dx', kernel 'saxpy' (line [[@LINE+6]]) and cudaMemcpy back (line [[@LINE+7]]) run one after another on the default stream, but the kernel touches the copied buffers only at its global thread index: stage them in chunks over several streams so that copies overlap the kernel [host-transfer-no-overlap]
+  // CHECK: :[[@LINE+5]]:3: warning: cudaMemcpy of 64 MiB to 'dx', kernel 'saxpy' (line [[@LINE+7]]) and cudaMemcpy back (line [[@LINE+8]]) run one after another on the default stream, but the kernel touches the copied buffers only at its global thread index: stage them in chunks over several streams so that copies overlap the kernel [host-transfer-no-overlap]
   // CHECK: note: measured on FIXTURE-GPU (copy_kernel_overlap_vs_streams): 8 streams ran the copy-kernel-copy sequence 2.22x faster than one stream, the best of 2, 4, 8 and 16
   // CHECK: note: rewrite: host memory 'hx' and 'hy' already pinned; create 8 streams
   // NOPROBE: note: the active profile has no copy_kernel_overlap_vs_streams measurement
+  // BUNDLED: note: measured on NVIDIA H100 80GB HBM3 (copy_kernel_overlap_vs_streams): {{[0-9]+}} streams ran the copy-kernel-copy sequence
   cudaMemcpy(dx, hx, kBytes, cudaMemcpyHostToDevice);
   cudaMemcpy(dy, hy, kBytes, cudaMemcpyHostToDevice);
   saxpy<<<N / 256, 256>>>(dy, dx, 2.0f, N);

@@ -1,7 +1,10 @@
 // RUN: %python %S/Inputs/host_profile_fixture.py %S/../../../probes/profiles/h100.json %t.json
 // RUN: %not %warplint check %s --rules managed-memory-no-prefetch --profile %t.json --color=never 2>&1 | %FileCheck %s --implicit-check-not='warning:'
 // Without the probe in the profile the message stands without a number.
-// RUN: %not %warplint check %s --rules managed-memory-no-prefetch --color=never 2>&1 | %FileCheck %s --check-prefix=NOPROBE
+// RUN: %python %S/Inputs/host_profile_fixture.py --without-host-probes %S/../../../probes/profiles/h100.json %t.noprobe.json
+// RUN: %not %warplint check %s --rules managed-memory-no-prefetch --profile %t.noprobe.json --color=never 2>&1 | %FileCheck %s --check-prefix=NOPROBE
+// The bundled H100 profile quotes its own measurement.
+// RUN: %not %warplint check %s --rules managed-memory-no-prefetch --color=never 2>&1 | %FileCheck %s --check-prefix=BUNDLED
 
 #include <cuda_runtime.h>
 
@@ -24,12 +27,14 @@ float hostThenKernel() {
   cudaMallocManaged(&x, N * sizeof(float));
   for (int i = 0; i < N; ++i)
     x[i] = 1.0f;
-  // CHECK: :[[@LINE+6]]:3: warning: kernel 'scale' uses managed memory 'x' that the host touched at line [[@LINE-1]] with no cudaMemPrefetchAsync or cudaMemAdvise in between: its pages migrate by GPU page faults while the kernel runs [managed-memory-no-prefetch]
+  // CHECK: :[[@LINE+8]]:3: warning: kernel 'scale' uses managed memory 'x' that the host touched at line [[@LINE-1]] with no cudaMemPrefetchAsync or cudaMemAdvise in between: its pages migrate by GPU page faults while the kernel runs [managed-memory-no-prefetch]
   // CHECK: note: measured on FIXTURE-GPU (managed_first_touch): a kernel over host-touched managed memory took 12.000 ms with no prefetch, 2.000 ms after cudaMemPrefetchAsync (6.00x); 20.0 vs 120.0 GB/s
   // CHECK: note: the host touches 'x' here: x[i]
   // CHECK: note: rewrite: before the launch, cudaMemPrefetchAsync(x, <its bytes>, <device>, <the launch's stream>)
   // NOPROBE: warning: kernel 'scale' uses managed memory 'x'
   // NOPROBE-NOT: measured on
+  // BUNDLED: warning: kernel 'scale' uses managed memory 'x'
+  // BUNDLED: note: measured on NVIDIA H100 80GB HBM3 (managed_first_touch): a kernel over host-touched managed memory took
   scale<<<N / 256, 256>>>(x, N);
   cudaDeviceSynchronize();
   // CHECK: :[[@LINE+1]]:13: warning: the host touches managed memory 'x' that kernel 'scale' (line [[@LINE-2]]) used, with no cudaMemPrefetchAsync to the host in between: its pages migrate back by CPU page faults

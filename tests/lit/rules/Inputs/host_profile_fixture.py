@@ -1,10 +1,14 @@
 """Writes a test profile: the bundled H100 profile plus host-transfer probe
 values, so that lit tests can check how the host rules quote them. The added
-values are test fixtures, not measurements: the device name says so."""
+values are test fixtures, not measurements: the device name says so.
+With --without-host-probes it writes the profile with no host probe at all,
+to check what the rules say when the active profile lacks a measurement."""
 import json
 import sys
 
-src, dst = sys.argv[1], sys.argv[2]
+args = [a for a in sys.argv[1:] if a != "--without-host-probes"]
+without = len(args) != len(sys.argv) - 1
+src, dst = args
 p = json.load(open(src))
 p["profile_id"] = "host-fixture"
 p["device"]["name"] = "FIXTURE-GPU"
@@ -40,6 +44,10 @@ for mode, ms, gbps in (("none", 12.0, 20.0), ("prefetch", 2.0, 120.0), ("device_
 # rules quote the fixture values and the expectations stay independent of them.
 fixture_ids = {"host_transfer_bandwidth", "host_copy_latency", "copy_kernel_overlap_vs_streams", "managed_first_touch"}
 p["probes"] = [probe for probe in p["probes"] if probe["id"] not in fixture_ids]
+if without:
+    p["profile_id"] = "host-fixture-without-host-probes"
+    json.dump(p, open(dst, "w"), indent=1)
+    sys.exit(0)
 for pid, vals in (("host_transfer_bandwidth", bw), ("host_copy_latency", lat),
                   ("copy_kernel_overlap_vs_streams", ov), ("managed_first_touch", mg)):
     p["probes"].append({"id": pid, "title": pid, "method": "test fixture", "wall_seconds": 0.0, "values": vals})
