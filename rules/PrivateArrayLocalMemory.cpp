@@ -13,6 +13,7 @@
 
 #include <climits>
 #include <cmath>
+#include <set>
 #include <sstream>
 
 namespace warplint {
@@ -103,7 +104,8 @@ std::string localCost(const HardwareProfile &p, nlohmann::json &details) {
 // A compiler turns a few dynamic accesses to a small array into selects over
 // its elements and keeps it in registers, so a dynamic subscript is reported
 // only from the array size at which nvcc 13.0 (sm_90, ptxas -v stack frames)
-// put the pattern in local memory in every size measured above it:
+// put the pattern in local memory in every size measured above it (32-bit
+// elements; other scalar widths are local from 2, narrowOrWideScalar below):
 //   dynamic access outside any loop (one read, one write, threadIdx):
 //     registers up to 64 elements, never reported;
 //   index changed by a `while` loop (insertion sort): local from 5;
@@ -120,10 +122,45 @@ std::string localCost(const HardwareProfile &p, nlohmann::json &details) {
 //     24 for all but a read in a nested loop (registers at 24): from 32;
 //   counter of a constant-trip loop too long to unroll (384 and more
 //     iterations without a pragma): the whole array is the stack frame.
-// Thread or parameter subscripts inside loops were not measured: from 32.
+//   thread or parameter subscript inside a loop that stays rolled within
+//     the array's lifetime (`a[p] += ..`, `.. a[p] ..` or
+//     `a[threadIdx.x % n] += ..` in a run-time-bound loop that also updates
+//     every element): 4-byte elements in registers from 2 to 32 elements,
+//     local from 64; 1-, 2- and 8-byte elements local at every size from 2
+//     (double 2 to 32, long long 2 and 4, short 8, char 16), as HeCBench
+//     kalman's `double l_alpha[8]` at `l_alpha[n_diff] += mu`. Declared
+//     inside that loop, the array is new each iteration: registers.
+// Thread or parameter subscripts in unrolled loops were not measured: from 32.
 // With --ptxas-confirm the stack frame decides instead.
-int64_t minElements(const DynamicSubscript &s) {
+// A scalar element that is not 32 bits wide (double, 64-bit integers,
+// pointers, char, short). ptxas gives a small array of 32-bit elements
+// registers even at a dynamic subscript, but not these: nvcc 13.0 put
+// double, long long, pointer, short and char arrays in local memory at every
+// size measured from 2 elements, for a subscript from data (one read, a
+// histogram), a data-dependent argmin, a thread index or a parameter, in a
+// loop or not (a table of 4 shared-memory row pointers picked by the warp
+// index: 32-byte frame, as in cuda-samples cdpQuadtree).
+bool narrowOrWideScalar(const PrivateArray &a) {
+  if (a.elementSize == 4 || a.elementSize <= 0)
+    return false;
+  std::string t = a.elementType;
+  for (const char *q : {"const ", "volatile "})
+    while (t.rfind(q, 0) == 0)
+      t = t.substr(std::string(q).size());
+  if (!t.empty() && t.back() == '*')
+    return a.elementSize == 8;
+  static const std::set<std::string> scalars{
+      "double", "long", "unsigned long", "long long", "unsigned long long", "int64_t", "uint64_t", "size_t",
+      "ptrdiff_t", "char", "signed char", "unsigned char", "int8_t", "uint8_t", "short", "unsigned short",
+      "int16_t", "uint16_t", "bool"};
+  return scalars.count(t) > 0;
+}
+
+int64_t minElements(const DynamicSubscript &s, const PrivateArray &a) {
   constexpr int64_t kNever = INT64_MAX;
+  if (narrowOrWideScalar(a) &&
+      (s.cause == "data" || s.cause == "data-condition" || s.cause == "thread" || s.cause == "parameter"))
+    return 2;
   if (!s.inLoop)
     return kNever;
   if (s.cause == "long-loop")
@@ -134,6 +171,8 @@ int64_t minElements(const DynamicSubscript &s) {
     return s.isWrite && s.inRolledLoop ? 8 : 16;
   if (s.cause == "data-condition" || s.cause == "unroll-pragma")
     return 12;
+  if ((s.cause == "thread" || s.cause == "parameter") && s.inRolledLoop)
+    return 64; // 4-byte elements (others above)
   return 32; // loop-bound, thread, parameter
 }
 
@@ -162,7 +201,7 @@ bool runtimeLoopsHandOver(const PrivateArray &a) {
 bool qualifies(const DynamicSubscript &s, const PrivateArray &a) {
   if (s.cause == "loop-bound" && s.inLoop && runtimeLoopsHandOver(a))
     return true;
-  return elementCount(a) >= minElements(s);
+  return elementCount(a) >= minElements(s, a);
 }
 
 std::string advice(const PrivateArray &a, const std::string &cause) {

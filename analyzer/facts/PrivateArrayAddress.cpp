@@ -129,6 +129,116 @@ void Analysis::passed(const CallExpr *call, const Expr *e, const Verdict &offset
       usePointer(dre, offset, child, stack);
 }
 
+void Analysis::useObject(const Expr *e, const FieldPath &path, size_t at, const Frame &f, CallStack stack) {
+  const Stmt *p = f.parent(e);
+  if (!p)
+    return undetermined("an unrecognized use of the object holding it");
+  const Expr *self = e->IgnoreParenImpCasts();
+  if (auto *me = dyn_cast<MemberExpr>(p); me && me->getBase()->IgnoreParenImpCasts() == self) {
+    const ValueDecl *member = me->getMemberDecl();
+    if (member == path[at])
+      return at + 1 == path.size() ? usePointer(me, Verdict{}, f, stack) : useObject(me, path, at + 1, f, stack);
+    if (auto *method = dyn_cast<CXXMethodDecl>(member)) {
+      if (auto *call = dyn_cast_or_null<CXXMemberCallExpr>(f.parent(me)); call && !method->isStatic())
+        return objectCall(call, method, e, true, path, at, f, stack);
+      return undetermined("a method of the object holding it used other than in a call");
+    }
+    return; // another field
+  }
+  if (auto *uo = dyn_cast<UnaryOperator>(p)) {
+    if (uo->getOpcode() == UO_AddrOf || uo->getOpcode() == UO_Deref)
+      return useObject(uo, path, at, f, stack);
+    return undetermined("operator " + UnaryOperator::getOpcodeStr(uo->getOpcode()).str() + " on the object holding it");
+  }
+  if (auto *ice = dyn_cast<ImplicitCastExpr>(p)) {
+    if (ice->getType()->isPointerType()) // a pointer to the object read
+      return useObject(ice, path, at, f, stack);
+    return; // a copy of the whole object: every element, constant subscripts
+  }
+  if (auto *call = dyn_cast<CallExpr>(p)) {
+    const FunctionDecl *callee = call->getDirectCallee();
+    bool asThis = isa<CXXOperatorCallExpr>(call) && callee && isa<CXXMethodDecl>(callee) &&
+                  !cast<CXXMethodDecl>(callee)->isStatic() && call->getNumArgs() > 0 &&
+                  call->getArg(0)->IgnoreParenImpCasts() == self;
+    return objectCall(call, callee, e, asThis, path, at, f, stack);
+  }
+  if (isa<CXXConstructExpr>(p))
+    return; // copied (by value): the copy's elements are read with constant subscripts
+  if (auto *ds = dyn_cast<DeclStmt>(p)) {
+    for (const Decl *d : ds->decls())
+      if (auto *alias = dyn_cast<VarDecl>(d); alias && alias->getInit() &&
+                                              alias->getInit()->IgnoreParenImpCasts() == self) {
+        if (!alias->getType()->isPointerType() && !alias->getType()->isReferenceType())
+          return; // a copy
+        if (!f.writes.isStable(alias))
+          return undetermined("the pointer '" + alias->getNameAsString() + "' to the object holding it is reassigned");
+        for (const DeclRefExpr *dre : collect<DeclRefExpr>(f.fn->getBody()))
+          if (dre->getDecl() == alias)
+            useObject(dre, path, at, f, stack);
+        return;
+      }
+    return undetermined("an unrecognized declaration using the object holding it");
+  }
+  if (auto *bo = dyn_cast<BinaryOperator>(p)) {
+    if (bo->isComparisonOp())
+      return;
+    if (bo->getOpcode() == BO_Assign && bo->getRHS()->IgnoreParenImpCasts() == self) {
+      if (const VarDecl *target = varOf(bo->getLHS()); target && target->hasLocalStorage())
+        return undetermined("the address of the object holding it is assigned to '" + target->getNameAsString() + "'");
+      if (e->getType()->isPointerType())
+        return escape(bo, "the address of the object holding it is stored to memory");
+      return; // a copy
+    }
+    return undetermined("operator " + bo->getOpcodeStr().str() + " on the object holding it");
+  }
+  if (isa<ReturnStmt>(p))
+    return undetermined("the object holding it is returned");
+  if (isa<UnaryExprOrTypeTraitExpr>(p))
+    return;
+  return undetermined(std::string("the object holding it used in a ") + p->getStmtClassName());
+}
+
+void Analysis::objectCall(const CallExpr *call, const FunctionDecl *callee, const Expr *e, bool asThis,
+                          const FieldPath &path, size_t at, const Frame &f, CallStack stack) {
+  std::string name = callee ? callee->getNameAsString() : "an indirect call";
+  if (callee && callee->getBuiltinID())
+    return undetermined("the object holding it is passed to '" + name + "'");
+  const FunctionDecl *def = callee ? callee->getDefinition() : nullptr;
+  if (!def || !def->getBody())
+    return escape(call, "the object holding it is passed to '" + name + "', whose body is not in this translation unit");
+  if (def->hasAttr<NoInlineAttr>())
+    return escape(call, "the object holding it is passed to '" + name + "', which is not inlined (__noinline__)");
+  if (std::find(stack.begin(), stack.end(), def) != stack.end())
+    return escape(call, "the object holding it is passed to '" + name + "', which is recursive");
+  if (!inlinable(def, f, stack, kMaxArrayCallDepth))
+    return undetermined("the object holding it is passed to '" + name + "', which is not analyzed in place");
+  const ParmVarDecl *param = nullptr;
+  if (!asThis) {
+    if (def->isVariadic())
+      return escape(call, "the object holding it is passed to '" + name + "', which takes a variable argument list");
+    unsigned skip = firstArgument(call, def), argIndex = 0;
+    while (argIndex < call->getNumArgs() && call->getArg(argIndex)->IgnoreParenImpCasts() != e->IgnoreParenImpCasts())
+      ++argIndex;
+    if (argIndex < skip || argIndex - skip >= def->getNumParams())
+      return undetermined("the object holding it is passed to '" + name + "' as an argument the analysis does not match");
+    param = def->getParamDecl(argIndex - skip);
+    if (!param->getType()->isPointerType() && !param->getType()->isReferenceType())
+      return; // by value: a copy
+  }
+  std::vector<SourceLocation> chain = f.callChain;
+  chain.push_back(toLocation(ctx_.getSourceManager(), call->getBeginLoc()));
+  Frame &child = frame(def, &f, call, chain);
+  stack.push_back(def);
+  if (asThis) {
+    for (const CXXThisExpr *t : collect<CXXThisExpr>(def->getBody()))
+      useObject(t, path, at, child, stack);
+    return;
+  }
+  for (const DeclRefExpr *dre : collect<DeclRefExpr>(def->getBody()))
+    if (dre->getDecl() == param)
+      useObject(dre, path, at, child, stack);
+}
+
 void Analysis::element(const Expr *access, const Verdict &v, const Frame &f, const CallStack &stack) {
   const Stmt *p = f.parent(access);
   if (auto *uo = dyn_cast_or_null<UnaryOperator>(p); uo && uo->getOpcode() == UO_AddrOf)
@@ -154,14 +264,26 @@ void Analysis::element(const Expr *access, const Verdict &v, const Frame &f, con
   d.why = v.why;
   if (v.loop.isValid())
     d.loop = toLocation(ctx_.getSourceManager(), v.loop);
-  // The loops around the access, then around each call that led to it.
-  for (const Frame *g = &f, *from = nullptr; g; from = g, g = g->caller) {
+  // The loops around the access, then around each call that led to it, up
+  // to the array's declaration: a loop around the declaration makes a fresh
+  // array each iteration, which is straight-line code for the array (nvcc
+  // 13.0: `float a[n]` declared in a grid-stride loop and indexed by a
+  // parameter or threadIdx in it stays in registers at 2 to 32 elements).
+  std::set<const Stmt *> aroundDecl;
+  for (const Stmt *p = currentDecl_; p && currentFrame_; p = currentFrame_->parents->getParent(p))
+    aroundDecl.insert(p);
+  bool reachedDecl = false;
+  for (const Frame *g = &f, *from = nullptr; g && !reachedDecl; from = g, g = g->caller) {
     const Stmt *start = from ? static_cast<const Stmt *>(from->call) : access;
-    for (const Stmt *p = g->parents->getParent(start); p; p = g->parents->getParent(p))
+    for (const Stmt *p = g->parents->getParent(start); p; p = g->parents->getParent(p)) {
+      if (g == currentFrame_ && aroundDecl.count(p))
+        break;
       if (isLoop(p)) {
         d.inLoop = true;
         d.inRolledLoop = d.inRolledLoop || loopTrips(p, *g).kind == Kind::Dynamic;
       }
+    }
+    reachedDecl = g == currentFrame_;
   }
   if (write && (v.cause == "while-loop" || v.cause == "data-condition"))
     a.shuffledByData = true;

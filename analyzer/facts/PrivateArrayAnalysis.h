@@ -145,6 +145,7 @@ struct Frame {
 };
 
 using CallStack = std::vector<const clang::FunctionDecl *>;
+using FieldPath = std::vector<const clang::FieldDecl *>;
 
 class Analysis {
 public:
@@ -164,6 +165,18 @@ private:
   SourceSpan countSpan(const clang::LoopHintAttr *h);
   PrivateArray &record(const clang::VarDecl *v, const Frame &f);
   void scanArray(const clang::VarDecl *v, const Frame &f);
+  // A local object whose class (outside system headers) holds an array,
+  // directly or in a member object: `Cipher c; c.run(..)` with
+  // `uint8_t buf[64]` in Cipher. Each array field is recorded as
+  // "object.field" and followed through the object's member accesses, the
+  // methods called on it (`this`) and the calls it is passed to.
+  void scanObject(const clang::VarDecl *v, const Frame &f);
+  // `e` denotes the object (or a pointer to it) whose field path[at..] leads
+  // to the array being scanned: what does its parent do with it?
+  void useObject(const clang::Expr *e, const FieldPath &path, size_t at, const Frame &f, CallStack stack);
+  // The object passed to `call` (as an argument, or as `this` of a method).
+  void objectCall(const clang::CallExpr *call, const clang::FunctionDecl *callee, const clang::Expr *e, bool asThis,
+                  const FieldPath &path, size_t at, const Frame &f, CallStack stack);
   PrivateArray &array() { return arrays_[current_]; }
 
   // ---- where the address goes (PrivateArrayAddress.cpp) ----
@@ -196,6 +209,15 @@ private:
   // ---- loops and unrolling (PrivateArrayLoops.cpp) ----
   // `for (v = init; cond; inc)` with v written nowhere else.
   static const clang::VarDecl *inductionVar(const Frame &f, const clang::ForStmt *fs);
+  // `for (v = init; cond; v step)` over a counter that other code writes too
+  // (`int i; for (i = 0; ..) ..; for (i = 0; ..) ..`): inside the loop only
+  // its init and step write v, so there v is this loop's counter.
+  const clang::VarDecl *reusedCounter(const Frame &f, const clang::ForStmt *fs);
+  // The counter of `fs`, either kind; null when it has none.
+  const clang::VarDecl *loopCounter(const Frame &f, const clang::ForStmt *fs);
+  // The innermost loop enclosing `use` (outside its init) whose reused
+  // counter is `v`; null when none.
+  const clang::ForStmt *reusedCounterLoop(const clang::Expr *use, const clang::VarDecl *v, const Frame &f);
   static bool isLoop(const clang::Stmt *s);
   // Does the loop `s` run a number of times known once the loops around it
   // are unrolled, and is it unrolled fully?
@@ -214,9 +236,13 @@ private:
   std::set<size_t> rollingBlocked_;
   std::map<size_t, std::set<const clang::LoopHintAttr *>> rolling_;
   size_t current_ = 0;
+  // The array being scanned: its declaration and the frame that declares it.
+  const clang::DeclStmt *currentDecl_ = nullptr;
+  const Frame *currentFrame_ = nullptr;
   std::set<std::pair<const clang::VarDecl *, const Frame *>> inProgress_;
   std::map<std::pair<const clang::VarDecl *, const Frame *>, Verdict> memo_;
   std::map<std::pair<const clang::VarDecl *, const Frame *>, bool> holdsData_;
+  std::map<std::pair<const clang::ForStmt *, const Frame *>, const clang::VarDecl *> reusedCounters_;
 };
 
 } // namespace warplint::private_arrays

@@ -40,17 +40,59 @@ const VarDecl *Analysis::inductionVar(const Frame &f, const ForStmt *fs) {
   return v;
 }
 
+const VarDecl *Analysis::reusedCounter(const Frame &f, const ForStmt *fs) {
+  auto key = std::make_pair(fs, &f);
+  if (auto it = reusedCounters_.find(key); it != reusedCounters_.end())
+    return it->second;
+  const VarDecl *v = nullptr;
+  auto *init = dyn_cast_or_null<BinaryOperator>(fs->getInit());
+  const Expr *inc = fs->getInc() ? fs->getInc()->IgnoreParenImpCasts() : nullptr;
+  if (init && init->getOpcode() == BO_Assign && inc)
+    v = varOf(init->getLHS());
+  if (v && (!v->getType()->isIntegralOrEnumerationType() || f.writes.escaped.count(v)))
+    v = nullptr;
+  if (v) {
+    const Expr *stepped = nullptr;
+    if (auto *uo = dyn_cast<UnaryOperator>(inc); uo && uo->isIncrementDecrementOp())
+      stepped = uo->getSubExpr();
+    else if (auto *ca = dyn_cast<CompoundAssignOperator>(inc))
+      stepped = ca->getLHS();
+    // The init and the step, and no other write anywhere in the loop.
+    int writes = 0;
+    for (const BinaryOperator *bo : collect<BinaryOperator>(fs))
+      writes += bo->isAssignmentOp() && varOf(bo->getLHS()) == v;
+    for (const UnaryOperator *uo : collect<UnaryOperator>(fs))
+      writes += uo->isIncrementDecrementOp() && varOf(uo->getSubExpr()) == v;
+    if (varOf(stepped) != v || writes != 2)
+      v = nullptr;
+  }
+  return reusedCounters_[key] = v;
+}
+
+const VarDecl *Analysis::loopCounter(const Frame &f, const ForStmt *fs) {
+  for (auto &[var, loop] : f.inductionLoops)
+    if (loop == fs)
+      return var;
+  return reusedCounter(f, fs);
+}
+
+const ForStmt *Analysis::reusedCounterLoop(const Expr *use, const VarDecl *v, const Frame &f) {
+  if (f.inductionLoops.count(v))
+    return nullptr;
+  for (const Stmt *child = use, *p = f.parents->getParent(use); p; child = p, p = f.parents->getParent(p))
+    if (auto *fs = dyn_cast<ForStmt>(p); fs && child != fs->getInit() && reusedCounter(f, fs) == v)
+      return fs;
+  return nullptr;
+}
+
 bool Analysis::isLoop(const Stmt *s) {
   return isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<ForStmt>(s) || isa<CXXForRangeStmt>(s);
 }
 
 Verdict Analysis::loopTrips(const Stmt *s, const Frame &f) {
   if (auto *fs = dyn_cast<ForStmt>(s)) {
-    for (auto &[var, loop] : f.inductionLoops)
-      if (loop == fs) {
-        Verdict v = inductionVariable(var, fs, f);
-        return v;
-      }
+    if (const VarDecl *var = loopCounter(f, fs))
+      return inductionVariable(var, fs, f);
     Verdict c = fs->getCond() ? classify(fs->getCond(), f) : Verdict::dynamic("while-loop", "");
     if (c.kind == Kind::Dynamic)
       return Verdict::dynamic("while-loop", "whose trip count is known only at run time");

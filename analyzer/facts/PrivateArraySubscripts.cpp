@@ -145,6 +145,14 @@ Verdict Analysis::variable(const DeclRefExpr *dre, const Frame &f) {
   auto *v = dyn_cast<VarDecl>(dre->getDecl());
   if (!v)
     return Verdict::undetermined("'" + dre->getDecl()->getNameAsString() + "' is not a variable");
+  // Inside a loop that reuses the variable as its counter, the loop decides
+  // its value, whatever other loops or code do with it elsewhere.
+  if (v->hasLocalStorage())
+    if (const ForStmt *fs = reusedCounterLoop(dre, v, f)) {
+      if (inProgress_.count(std::make_pair(v, &f)))
+        return {}; // the loop's own bound and step
+      return inductionVariable(v, fs, f);
+    }
   return variable(v, f);
 }
 

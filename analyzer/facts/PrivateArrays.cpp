@@ -88,6 +88,8 @@ void Analysis::scanFunction(Frame &f, CallStack stack) {
     for (const Decl *d : ds->decls())
       if (auto *v = dyn_cast<VarDecl>(d); isPrivateArray(v))
         scanArray(v, f);
+      else if (v && v->hasLocalStorage() && !isa<ParmVarDecl>(v) && !v->hasAttr<CUDASharedAttr>())
+        scanObject(v, f);
   // Arrays declared in the functions it calls, with their arguments bound.
   for (const CallExpr *call : collect<CallExpr>(f.fn->getBody())) {
     const FunctionDecl *callee = call->getDirectCallee();
@@ -156,9 +158,92 @@ PrivateArray &Analysis::record(const VarDecl *v, const Frame &f) {
 void Analysis::scanArray(const VarDecl *v, const Frame &f) {
   size_t index = (record(v, f), order_[v]);
   current_ = index;
+  currentFrame_ = &f;
+  currentDecl_ = nullptr;
+  for (const DeclStmt *ds : collect<DeclStmt>(f.fn->getBody()))
+    for (const Decl *d : ds->decls())
+      if (d == v)
+        currentDecl_ = ds;
   for (const DeclRefExpr *dre : collect<DeclRefExpr>(f.fn->getBody()))
     if (dre->getDecl() == v)
       usePointer(dre, Verdict{}, f, {f.fn});
+}
+
+namespace {
+
+const CXXRecordDecl *userClass(QualType t, const SourceManager &sm) {
+  const CXXRecordDecl *rd = t->getAsCXXRecordDecl();
+  if (!rd || !rd->hasDefinition() || rd->isDependentContext())
+    return nullptr;
+  rd = rd->getDefinition();
+  if (sm.isInSystemHeader(rd->getLocation()) || rd->isUnion())
+    return nullptr;
+  return rd;
+}
+
+// The paths of fields from a class to each array it holds, through member
+// objects up to three deep.
+void arrayFields(const CXXRecordDecl *rd, const SourceManager &sm, FieldPath prefix, std::vector<FieldPath> &out) {
+  if (prefix.size() >= 3)
+    return;
+  for (const FieldDecl *fd : rd->fields()) {
+    FieldPath p = prefix;
+    p.push_back(fd);
+    if (fd->getType()->isConstantArrayType())
+      out.push_back(p);
+    else if (const CXXRecordDecl *member = userClass(fd->getType(), sm))
+      arrayFields(member, sm, p, out);
+  }
+}
+
+} // namespace
+
+void Analysis::scanObject(const VarDecl *v, const Frame &f) {
+  const SourceManager &sm = ctx_.getSourceManager();
+  if (v->getType()->isReferenceType() || v->getType()->isPointerType())
+    return;
+  const CXXRecordDecl *rd = userClass(v->getType(), sm);
+  if (!rd)
+    return;
+  std::vector<FieldPath> paths;
+  arrayFields(rd, sm, {}, paths);
+  for (const FieldPath &path : paths) {
+    PrivateArray a;
+    a.name = v->getNameAsString();
+    for (const FieldDecl *fd : path)
+      a.name += "." + fd->getNameAsString();
+    a.loc = toLocation(sm, v->getLocation());
+    QualType t = path.back()->getType();
+    int64_t count = 1;
+    while (const ArrayType *at = t->getAsArrayTypeUnsafe()) {
+      int64_t n = 0;
+      if (auto *ca = dyn_cast<ConstantArrayType>(at))
+        n = static_cast<int64_t>(ca->getSize().getZExtValue());
+      a.dims.push_back(n);
+      count *= n;
+      t = at->getElementType();
+    }
+    a.elementType = t.getAsString();
+    if (!t->isDependentType() && !t->isIncompleteType())
+      a.elementSize = ctx_.getTypeSizeInChars(t).getQuantity();
+    a.bytes = count * a.elementSize;
+    a.declaredIn = f.fn->getNameAsString();
+    a.callChain = f.callChain;
+    arrays_.push_back(a);
+    current_ = arrays_.size() - 1;
+    currentFrame_ = &f;
+    currentDecl_ = nullptr;
+    for (const DeclStmt *ds : collect<DeclStmt>(f.fn->getBody()))
+      for (const Decl *d : ds->decls())
+        if (d == v)
+          currentDecl_ = ds;
+    for (const DeclRefExpr *dre : collect<DeclRefExpr>(f.fn->getBody()))
+      if (dre->getDecl() == v)
+        useObject(dre, path, 0, f, {f.fn});
+    // An array nothing indexes is none of the rule's business.
+    if (arrays_.back().subscripts == 0 && arrays_.back().escape.empty())
+      arrays_.pop_back();
+  }
 }
 
 } // namespace private_arrays

@@ -117,3 +117,18 @@ __global__ void longLoop(const float *in, float *out) {
     s += t[k] * (k + 1);
   out[i] = s;
 }
+
+// A counter reset by each inner loop inside a long loop that stays rolled
+// (HeCBench clink's pattern): the inner loops unroll and the array stays in
+// registers (0-byte stack frame).
+__global__ void resetInLongLoop(const float *in, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int t, j;
+  float s[5] = {0, 0, 0, 0, 0};
+  for (t = 0; t < 20000; ++t) {
+    float x = in[i * 20000 + t];
+    for (j = 0; j < 5; ++j)
+      s[j] = s[j] * 0.5f + x * j;
+    out[i * 20000 + t] = s[0] + s[4];
+  }
+}
