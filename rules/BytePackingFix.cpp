@@ -28,6 +28,28 @@ std::string packingAlignmentRefusal(const KernelInfo &k, const BytePackWindow::G
   return "";
 }
 
+// The index I of a window the model proved (vector index "I / W" or
+// "(I) / W"), or "" for a spelled window (vector index E of W*E+k).
+static std::string provenIndex(const BytePackWindow &w) {
+  std::string suffix = " / " + std::to_string(w.width), v = w.vectorIndex;
+  if (v.size() <= suffix.size() || v.compare(v.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return "";
+  return v.substr(0, v.size() - suffix.size());
+}
+
+std::string packedBytesText(const BytePackWindow &w) {
+  std::string last = std::to_string(w.width - 1), i = provenIndex(w);
+  if (!i.empty())
+    return i + "+0.." + last;
+  return std::to_string(w.width) + "*" + w.vectorIndex + "+0.." + last;
+}
+
+std::string packedIndexProof(const BytePackWindow &w) {
+  std::string i = provenIndex(w);
+  if (!i.empty())
+    return i + ", which the kernel model proves a multiple of " + std::to_string(w.width) + " for every thread";
+  return std::to_string(w.width) + "*" + w.vectorIndex;
+}
 
 // The four-statement form: components .x .. .w of one vector per pointer.
 static void statementEdits(const BytePackWindow &w, Fix &x) {

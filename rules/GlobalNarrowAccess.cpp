@@ -4,8 +4,9 @@
 // warning, an element a lane over contiguous bytes one note per pointer.
 // Only the proven rewrites are offered: four one-byte accesses a thread to
 // bytes 4*E+0..3 become one char4/uchar4 access, sixteen to bytes 16*E+0..15
-// one uint4 access (when the alignment is shown), and the one-byte-a-lane
-// kernel is restructured behind --fix-launch.
+// one uint4 access (when the alignment is shown; the index spelled so, or
+// proven so by the kernel model however it is spelled), and the
+// one-byte-a-lane kernel is restructured behind --fix-launch.
 #include "rules/AllRules.h"
 #include "rules/BytePackingFix.h"
 #include "rules/NarrowAccessKinds.h"
@@ -54,19 +55,23 @@ const RuleInfo kInfo{
     "  reinterpret_cast<uchar4 *>(out)[i] = out4;\n"
     "}",
     "safe (applied by --fix) for W consecutive statements (W = 4 or 16) that read and/or write bytes "
-    "W*E+0..W-1 of byte-typed pointer parameters, or a loop `for (k = 0; k < W; ++k)` over bytes W*E+k: the "
+    "W*E+0..W-1 of byte-typed pointer parameters, however the index is spelled (`p[4 * i + 1]`, or `p[i + 1]` "
+    "through a local `i = 4 * tid` or a grid-stride loop variable, where the kernel model proves for every thread "
+    "that the lowest byte's index I is a multiple of W, moves by W from lane to lane, and the others are I+1..I+W-1; "
+    "the vector index is then I / W), or a loop `for (k = 0; k < W; ++k)` over bytes W*E+k (or I+k, proven so): the "
     "reads become one char4/uchar4 (uint4 for 16 bytes) load before the statements or the loop, the writes "
     "one store after them, so every byte keeps its value and order (sixteen statements and a loop index a "
     "byte view of the vector). Applied only when alignment is shown (every visible launch passes a cudaMalloc allocation, "
     "256-byte aligned, and the index is W*E), the statements write no other memory and pass no mutable "
-    "pointer to a call, and a loop cannot leave early; otherwise refused with the reason. The one-byte-a-lane "
+    "pointer to a call (and, for a window the model proved, read no other memory when they store: the stores move "
+    "after them), and a loop cannot leave early; otherwise refused with the reason. The one-byte-a-lane "
     "kernel (`int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = f(in[i]);` and nothing "
     "else) changes its launch, so it is applied only with --fix-launch: four bytes a thread with one "
     "uchar4/char4 access per pointer and a scalar tail for the last n % 4, and every launch's grid "
     "G -> (G + 3) / 4, only when each launch writes its grid as one integer (n + B - 1) / B of its block "
     "size B and passes cudaMalloc allocations; otherwise the restructured kernel is shown in a note. Every other "
-    "narrow pattern (RGB triples, `p[i]` .. `p[i + 3]` through a local index, 2-byte elements, `bool` arrays) is "
-    "diagnosed only.",
+    "narrow pattern (RGB triples, an index the model does not prove a multiple of W moving by W from lane to "
+    "lane, 2-byte elements, `bool` arrays) is diagnosed only.",
 };
 
 class GlobalNarrowAccess : public Rule {
@@ -127,8 +132,7 @@ private:
     for (const auto &g : w.groups)
       names += (names.empty() ? "'" : ", '") + g.pointer + "'";
     std::string width = std::to_string(w.width);
-    f.message = "each thread moves bytes " + width + "*" + w.vectorIndex + "+0.." + std::to_string(w.width - 1) +
-                " of " + names + " one byte at a time" + (w.loopVar.empty() ? "" : " (a loop over '" + w.loopVar + "')") +
+    f.message = "each thread moves bytes " + packedBytesText(w) + " of " + names + " one byte at a time" + (w.loopVar.empty() ? "" : " (a loop over '" + w.loopVar + "')") +
                 ": one " + width + "-byte vector access per pointer moves them in 1/" + width +
                 " of the instructions and requests";
     f.details["subject"] = first.pointer;
@@ -153,7 +157,7 @@ private:
       fix["safety"] = "safe";
       f.notes.push_back({{}, "fix (--fix): " + x.description + "; alignment shown: every launch passes cudaMalloc "
                                                               "allocations (256-byte aligned) and the index is " +
-                                 width + "*" + w.vectorIndex});
+                                 packedIndexProof(w)});
     }
     f.details["fix"] = fix;
     return f;

@@ -4,6 +4,7 @@
 #include "analyzer/model/Assignments.h"
 #include "analyzer/model/LoopRecurrences.h"
 #include "analyzer/model/OutParameters.h"
+#include "analyzer/facts/BytePackingModel.h"
 #include "analyzer/facts/RewriteFacts.h"
 #include "analyzer/facts/PrivateArrays.h"
 
@@ -148,7 +149,6 @@ private:
     }
     describePointerParams(ctx_, fn_, k.params);
     k.undefinedOverloads = findUndefinedOverloads(ctx_, fn_);
-    k.bytePackWindows = findBytePackWindows(ctx_, fn_);
     k.byteLane = findByteLaneKernel(ctx_, fn_);
   }
 
@@ -786,6 +786,9 @@ ModeledKernel modelKernel(ASTContext &ctx, const FunctionDecl *fn) {
   WalkState state;
   Walker w(ctx, fn, m, state);
   w.run();
+  // After the walk: where the index is not spelled W*E+k, the accesses'
+  // modeled byte offsets prove (or not) the bytes a thread packs.
+  m.info.bytePackWindows = findBytePackWindows(ctx, fn, m.accesses);
   m.info.privateMemory = std::make_shared<PrivateMemoryFacts>();
   m.info.privateMemory->arrays = describePrivateArrays(ctx, fn);
   for (auto &a : m.accesses)
