@@ -52,6 +52,8 @@ def main():
     ap.add_argument("--corpus", action="append", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--timeout", type=int, default=600)
+    # -j 1 keeps to one analysis thread when the machine is shared with builds.
+    ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
     stats = []
     with open(args.out, "w") as out:
@@ -64,7 +66,7 @@ def main():
             for d, files in progs.items():
                 flags = ["-I", d] + (["-I", include] if include else [])
                 cmd = [args.warplint, "check", "--rules", "warp-shuffle-candidate", "--format", "json",
-                       "--fail-min-gain", "0", "--no-cost-model", "-q", "-j", "2"] + files + ["--"] + flags
+                       "--fail-min-gain", "0", "--no-cost-model", "-q", "-j", str(args.jobs)] + files + ["--"] + flags
                 try:
                     p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
                     report = json.loads(p.stdout) if p.stdout.strip() else {}
