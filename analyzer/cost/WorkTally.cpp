@@ -214,6 +214,50 @@ void countUnplaced(const ModeledAccess &a, const BlockShape &block, AccessWork &
   w.notCounted = why;
 }
 
+using SectorSet = std::unordered_set<int64_t>;
+
+void insertSectors(SectorSet &into, int64_t address, int64_t widthBytes) {
+  int64_t first = address >= 0 ? address / kSectorBytes : (address - kSectorBytes + 1) / kSectorBytes;
+  int64_t last = (address + widthBytes - 1) / kSectorBytes;
+  for (int64_t s = first; s <= last; ++s)
+    into.insert(s);
+}
+
+// The sectors one block touches through a global array, for block 0 and for
+// its neighbour along each dimension of the grid, over every access of the
+// array (the same enumeration window as the counts).
+struct ArraySectors {
+  SectorSet block0, neighbour[3];
+  bool complete = true; // every access of the array was enumerated
+};
+
+// Walks `a` in the block after block 0 along each dimension the grid has
+// (an address that does not read blockIdx touches the same sectors in
+// every block).
+void addNeighbourSectors(const ModeledAccess &a, const BlockShape &block, const EvaluationOptions &eo,
+                         const BlockShape &grid, const TallyOptions &opts, const SectorSet &own,
+                         ArraySectors &out) {
+  out.block0.insert(own.begin(), own.end());
+  bool readsBlockIdx = a.guarded.byteOffset->dependsOn(SymbolKind::BlockIdx);
+  for (auto &g : a.guarded.guards)
+    readsBlockIdx = readsBlockIdx || g->dependsOn(SymbolKind::BlockIdx);
+  const int64_t dims[3] = {grid.x, grid.y, grid.z};
+  for (int d = 0; d < 3; ++d) {
+    if (dims[d] <= 1)
+      continue;
+    if (!readsBlockIdx) {
+      out.neighbour[d].insert(own.begin(), own.end());
+      continue;
+    }
+    EvaluationOptions next = eo;
+    next.blockIndex[d] = 1;
+    BlockEnumeration en = enumerateBlock(a.guarded, block, next, opts.maxLaneEvaluations, [&](const BlockLane &l) {
+      insertSectors(out.neighbour[d], l.address, a.guarded.widthBytes);
+    });
+    out.complete = out.complete && en.evaluated;
+  }
+}
+
 struct WarpStep {
   int64_t step = 0;
   int warp = 0;
@@ -223,18 +267,15 @@ struct WarpStep {
 // Enumerates the access over the block and sums what each warp request costs.
 bool countEnumerated(const ModeledAccess &a, const BlockShape &block, const EvaluationOptions &eo,
                      const std::vector<std::optional<double>> &trips, const ModeledKernel &k,
-                     const TallyOptions &opts, AccessWork &w) {
+                     const TallyOptions &opts, AccessWork &w, SectorSet *sectorsOut = nullptr) {
   std::map<WarpStep, LaneAddresses> requests;
-  std::unordered_set<int64_t> sectorsTouched;
+  SectorSet sectorsTouched;
   BlockEnumeration en = enumerateBlock(a.guarded, block, eo, opts.maxLaneEvaluations, [&](const BlockLane &l) {
     LaneAddresses &lanes = requests[{l.step, l.thread / kWarpSize}];
     lanes.widthBytes = a.guarded.widthBytes;
     lanes.active[l.thread % kWarpSize] = true;
     lanes.address[l.thread % kWarpSize] = l.address;
-    int64_t first = l.address >= 0 ? l.address / kSectorBytes : (l.address - kSectorBytes + 1) / kSectorBytes;
-    int64_t last = (l.address + a.guarded.widthBytes - 1) / kSectorBytes;
-    for (int64_t s = first; s <= last; ++s)
-      sectorsTouched.insert(s);
+    insertSectors(sectorsTouched, l.address, a.guarded.widthBytes);
   });
   if (!en.evaluated || en.steps <= 0)
     return false;
@@ -295,6 +336,8 @@ bool countEnumerated(const ModeledAccess &a, const BlockShape &block, const Eval
     }
   }
   w.distinctSectors = double(sectorsTouched.size()) * extrapolate;
+  if (sectorsOut)
+    *sectorsOut = std::move(sectorsTouched);
   for (double *v : {&w.warpExecutions, &w.laneExecutions, &w.wavefronts, &w.idealWavefronts, &w.sectors,
                     &w.idealSectors, &w.lines, &w.constantAddresses})
     *v *= w.multiplier;
@@ -313,6 +356,7 @@ KernelWork tallyKernelWork(const ModeledKernel &k, const EvaluationOptions &eo, 
   work.block = block;
   if (eo.grid) {
     work.gridBlocks = eo.grid->threads();
+    work.grid = eo.grid;
     work.gridSource = "the launch's grid " + eo.grid->str();
   }
   Binding base = blockBinding(block, eo);
@@ -332,6 +376,9 @@ KernelWork tallyKernelWork(const ModeledKernel &k, const EvaluationOptions &eo, 
     }
 
   double warps = std::ceil(block.threads() / double(kWarpSize));
+  // Without a known grid the cost model assumes a one-dimensional one.
+  BlockShape sharingGrid = eo.grid.value_or(BlockShape{2, 1, 1});
+  std::map<std::string, ArraySectors> arraySectors;
   for (size_t i = 0; i < k.accesses.size(); ++i) {
     const ModeledAccess &a = k.accesses[i];
     AccessWork w;
@@ -358,7 +405,15 @@ KernelWork tallyKernelWork(const ModeledKernel &k, const EvaluationOptions &eo, 
       countUnplaced(a, block, w, "");
       w.counted = true;
     } else {
-      bool placed = f.indexKnown && countEnumerated(a, block, eo, work.loopTrips, k, opts, w);
+      SectorSet own;
+      bool global = f.space == AddressSpace::Global;
+      bool placed = f.indexKnown && countEnumerated(a, block, eo, work.loopTrips, k, opts, w, global ? &own : nullptr);
+      if (global) {
+        if (placed)
+          addNeighbourSectors(a, block, eo, sharingGrid, opts, own, arraySectors[f.base]);
+        else
+          arraySectors[f.base].complete = false;
+      }
       if (placed) {
         w.counted = true;
       } else if (f.space == AddressSpace::Constant && a.guarded.extentBytes > 0 && f.widthBytes > 0) {
@@ -398,6 +453,21 @@ KernelWork tallyKernelWork(const ModeledKernel &k, const EvaluationOptions &eo, 
     if (f.space == AddressSpace::Global || f.space == AddressSpace::Shared || f.space == AddressSpace::Generic)
       work.warpInstructions += w.warpExecutions;
     work.accesses.push_back(std::move(w));
+  }
+  for (auto &[base, sectors] : arraySectors) {
+    if (!sectors.complete || sectors.block0.empty())
+      continue;
+    KernelWork::GridSharing share;
+    share.blockBytes = double(sectors.block0.size()) * kSectorBytes;
+    for (int d = 0; d < 3; ++d) {
+      if (sectors.neighbour[d].empty())
+        continue;
+      size_t fresh = 0;
+      for (int64_t s : sectors.neighbour[d])
+        fresh += sectors.block0.count(s) ? 0 : 1;
+      share.newShare[d] = std::min(1.0, double(fresh) / double(sectors.block0.size()));
+    }
+    work.globalSharing[base] = share;
   }
   for (const OperationCount &c : k.operations) {
     double times = warps;

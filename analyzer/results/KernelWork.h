@@ -10,6 +10,7 @@
 #include "analyzer/results/AnalysisResults.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,6 +65,7 @@ struct KernelWork {
   std::string notComputed;         // why not (no block shape, ...)
   BlockShape block;                // the shape counted (the kernel's first)
   std::optional<int64_t> gridBlocks; // blocks in the launch, when the grid is known at the stated values
+  std::optional<BlockShape> grid;    // its shape
   std::string gridSource;          // "launch at line 40", "assumed: 8 waves of full occupancy"
   std::vector<AccessWork> accesses;
   // Warp instructions one block issues, estimated from the body's operations
@@ -71,6 +73,17 @@ struct KernelWork {
   // instruction per warp execution of each memory access.
   double warpInstructions = 0;
   double sfuWarpInstructions = 0, fp64WarpInstructions = 0;
+  // Per global array (base name): how much of a block's distinct sectors the
+  // next block along x, y and z does not also touch (1: blocks share nothing,
+  // 0: every block reads the same sectors, a table), measured by walking
+  // blocks 1 of each dimension beside block 0, and the block's distinct bytes
+  // in the walked window. DRAM serves a sector the grid shares once while L2
+  // holds it (analyzer/cost/KernelCostModel.cpp).
+  struct GridSharing {
+    double newShare[3] = {1, 1, 1};
+    double blockBytes = 0;
+  };
+  std::map<std::string, GridSharing> globalSharing;
   int barriers = 0;                // __syncthreads() calls in the body (static)
   int64_t staticSharedBytes = 0;   // __shared__ arrays of known size
   // Loop trip counts used (loop index -> trips at the stated values) and

@@ -24,6 +24,8 @@ Binding blockBinding(const BlockShape &block, const EvaluationOptions &opts) {
   base.paramValue = opts.symbolicValue;
   base.paramOverride = opts.paramOverrides;
   base.uniformOverride = opts.uniformOverrides;
+  for (int d = 0; d < 3; ++d)
+    base.blockIdx[d] = opts.blockIndex[d];
   return base;
 }
 

@@ -45,6 +45,9 @@ struct EvaluationOptions {
   // dimension) instead of blocks 0 and 1: the one a `by == gridDim.y - 1`
   // edge branch runs in.
   bool lastBlock = false;
+  // The block enumerateBlock walks (blockIdx.x, .y, .z): the work tally
+  // walks a block's neighbours too, to see which sectors blocks share.
+  int64_t blockIndex[3] = {0, 0, 0};
 };
 
 // The worst evaluation for this block shape, or nullopt when the address
