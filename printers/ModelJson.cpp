@@ -269,19 +269,23 @@ nlohmann::json hostJson(const HostFacts &h) {
       tj["member_operand"] = true;
     if (t.outerPiece)
       tj["outer_piece"] = true;
+    if (t.sizeVariesInLoop)
+      tj["size_varies_in_loop"] = true;
     j["transfers"].push_back(tj);
   }
   j["launches"] = nlohmann::json::array();
   for (const HostLaunch &l : h.launches) {
     nlohmann::json lj{{"loc", loc(l.loc)}, {"kernel", l.kernel}, {"function", l.function},
                       {"stream", streamJson(l.stream)}, {"loops", loopsJson(l.loops)}, {"order", l.order}};
+    if (l.bodyUnseen)
+      lj["body_unseen"] = true; // a call that may launch: its body is not in this unit
     for (size_t i = 0; i < l.argOrigins.size(); ++i)
       if (l.argOrigins[i].kind != MemoryOrigin::Unknown)
         lj["buffers"].push_back({{"arg", i}, {"text", l.argTexts[i]}, {"origin", originJson(l.argOrigins[i])}});
     j["launches"].push_back(lj);
   }
   j["managed"] = nlohmann::json::array();
-  static const char *kinds[] = {"host_touch", "prefetch", "advise", "launch", "sync"};
+  static const char *kinds[] = {"host_touch", "prefetch", "advise", "launch", "sync", "escape"};
   for (const ManagedEvent &e : h.managed) {
     nlohmann::json ej{{"loc", loc(e.loc)}, {"kind", kinds[e.kind]}, {"function", e.function}, {"text", e.text},
                       {"order", e.order}};

@@ -8,6 +8,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include <cstring>
 #include <map>
 
 namespace warplint {
@@ -175,8 +176,16 @@ public:
     if (!fn_ || isa<CUDAKernelCallExpr>(call))
       return true;
     std::string name = calleeNameOf(call);
-    if (name.empty())
+    if (name.empty()) {
+      // A lambda, a functor or a function pointer called here may launch too.
+      if (LaunchKind how = callLaunches(call, 0); how != LaunchKind::No) {
+        const Expr *callee = call->getCallee();
+        if (auto *op = dyn_cast<CXXOperatorCallExpr>(call); op && op->getNumArgs() > 0)
+          callee = op->getArg(0);
+        addHelperLaunch(call, text(callee), how == LaunchKind::Unseen);
+      }
       return true;
+    }
     for (const CopyApi &api : kCopies)
       if (name == api.name) {
         addTransfer(call, api);
@@ -211,14 +220,15 @@ public:
       out_.managed.push_back(e);
       return true;
     }
+    // A call that launches, or may launch, a kernel is a launch here too: a
+    // visible host function around `k<<<...>>>`, cudaLaunchKernel, a CUDA
+    // library call, or a function of the program whose body is elsewhere
+    // (`insert_hashtable(table, kvs, n)` defined in another .cu file).
+    LaunchKind how = callLaunches(call, 0);
+    if (how != LaunchKind::No)
+      addHelperLaunch(call, name, how == LaunchKind::Unseen);
     if (name.rfind("cuda", 0) == 0 || (name.rfind("cu", 0) == 0 && name.size() > 2 && isupper(name[2])))
       return true;
-    // A visible host function that launches a kernel is a launch here too
-    // (`insert_hashtable(table, kvs, n)` around `k<<<...>>>`).
-    if (const FunctionDecl *fd = call->getDirectCallee())
-      if (const FunctionDecl *def = fd->getDefinition(); def && def->hasBody() && isHostFunction(def) &&
-                                                         launchesKernel(def->getBody()))
-        addHelperLaunch(call, name);
     // A host call handed a managed buffer: memset/memcpy/fill touch it, and
     // so does a visible function that reads or writes through that parameter.
     for (unsigned i = 0; i < call->getNumArgs(); ++i) {
@@ -236,8 +246,17 @@ public:
           if (const FunctionDecl *def = fd->getDefinition(); def && def->hasBody() && isHostFunction(def) &&
                                                              i < def->getNumParams())
             touches = dereferences(def->getBody(), def->getParamDecl(i));
-      if (touches)
+      if (touches) {
         out_.managed.push_back(event(ManagedEvent::HostTouch, call, o));
+        continue;
+      }
+      // Handed to code that cannot be followed: a library call that is not a launch (a descriptor
+      // keeps the pointer for later calls) or a function of the program whose body is elsewhere.
+      const FunctionDecl *fd = call->getDirectCallee();
+      const FunctionDecl *def = fd ? fd->getDefinition() : nullptr;
+      bool visible = def && def->hasBody() && !inSystemHeader(def);
+      if (!visible && !isLaunchApi(name) && (isLibraryName(name) || (fd && !inSystemHeader(fd->getCanonicalDecl()))))
+        out_.managed.push_back(event(ManagedEvent::Escape, call, o));
     }
     return true;
   }
@@ -273,29 +292,146 @@ public:
     return true;
   }
 
-  static bool launchesKernel(const Stmt *s) {
-    if (!s)
-      return false;
-    if (isa<CUDAKernelCallExpr>(s))
-      return true;
-    for (const Stmt *c : s->children())
-      if (launchesKernel(c))
+  // Whether a call starts GPU work: Yes for a launch API, a CUDA library
+  // call or a visible host function whose body launches (at any depth);
+  // Unseen where the work cannot be seen: a function of the program (not a
+  // system header's) with no body in this unit, a visible one that calls
+  // such a function, or a call through a pointer. The standard library and
+  // the rest of the CUDA runtime are No.
+  enum class LaunchKind { No, Unseen, Yes };
+
+  static LaunchKind stronger(LaunchKind a, LaunchKind b) { return a > b ? a : b; }
+
+  // CUDA libraries whose calls run kernels (cuBLAS, cuFFT, cuSPARSE, cuSOLVER, cuRAND, cuDNN, NPP, nvJPEG).
+  static bool isLibraryName(const std::string &n) {
+    for (const char *p : {"cublas", "cufft", "cusparse", "cusolver", "curand", "cudnn", "npp", "nvjpeg"})
+      if (n.rfind(p, 0) == 0)
         return true;
     return false;
   }
 
-  void addHelperLaunch(const CallExpr *call, const std::string &name) {
+  static bool isLaunchApi(const std::string &n) {
+    static const char *exact[] = {"cudaLaunchKernel", "cudaLaunchKernelEx", "cudaLaunchCooperativeKernel",
+                                  "cudaLaunchCooperativeKernelMultiDevice", "cudaGraphLaunch", "cuLaunchKernel",
+                                  "cuLaunchKernelEx", "cuLaunchCooperativeKernel", "cuGraphLaunch",
+                                  "cudaLaunchKernelExC"};
+    for (const char *e : exact)
+      if (n == e)
+        return true;
+    // Libraries whose calls run kernels on the device (cuBLAS, cuFFT, cuSPARSE, cuSOLVER, cuRAND's
+    // generators, cuDNN, NPP, nvJPEG).
+    static const char *prefixes[] = {"cublas", "cufftExec", "cusparse", "cusolver", "curandGenerate", "cudnn",
+                                     "npp", "nvjpegDecode", "nvjpegEncode"};
+    for (const char *p : prefixes)
+      if (n.rfind(p, 0) == 0) {
+        // Handles, descriptors and settings are host calls (cublasCreate, cusparseSetStream, cudnnGetVersion).
+        std::string rest = n.substr(strlen(p));
+        if (rest.rfind("_v2", 0) == 0)
+          rest = rest.substr(3);
+        for (const char *host : {"Create", "Destroy", "Set", "Get"})
+          if (rest.rfind(host, 0) == 0)
+            return false;
+        return true;
+      }
+    return false;
+  }
+
+  bool inSystemHeader(const Decl *d) const {
+    return d->getLocation().isValid() && sm_.isInSystemHeader(sm_.getExpansionLoc(d->getLocation()));
+  }
+
+  static bool inLibraryNamespace(const FunctionDecl *fd) {
+    for (const DeclContext *c = fd->getDeclContext(); c; c = c->getParent())
+      if (auto *ns = dyn_cast<NamespaceDecl>(c))
+        if (ns->getName() == "thrust" || ns->getName() == "cub")
+          return true;
+    return false;
+  }
+
+  LaunchKind functionLaunches(const FunctionDecl *fd, int depth) {
+    if (!fd || fd->isImplicit() || depth > 8)
+      return LaunchKind::No;
+    std::string n = fd->getDeclName().isIdentifier() ? plainName(fd->getName().str()) : "";
+    if (isLaunchApi(n) || inLibraryNamespace(fd))
+      return LaunchKind::Yes;
+    const FunctionDecl *def = fd->getDefinition();
+    if (!def || !def->hasBody())
+      if (const FunctionDecl *pattern = fd->getTemplateInstantiationPattern(); pattern && pattern->hasBody())
+        def = pattern;
+    if (n.rfind("cuda", 0) == 0 || (n.rfind("cu", 0) == 0 && n.size() > 2 && isupper(n[2])))
+      return LaunchKind::No;
+    if (!def || !def->hasBody())
+      return inSystemHeader(fd->getCanonicalDecl()) ? LaunchKind::No : LaunchKind::Unseen;
+    if (inSystemHeader(def) || !isHostFunction(def))
+      return LaunchKind::No;
+    const FunctionDecl *key = def->getCanonicalDecl();
+    if (auto it = launchMemo_.find(key); it != launchMemo_.end())
+      return it->second;
+    launchMemo_[key] = LaunchKind::No; // recursion: what the rest of the body says
+    LaunchKind how = bodyLaunches(def->getBody(), depth + 1);
+    launchMemo_[key] = how;
+    return how;
+  }
+
+  LaunchKind callLaunches(const CallExpr *call, int depth) {
+    if (isa<CUDAKernelCallExpr>(call))
+      return LaunchKind::Yes;
+    if (const FunctionDecl *fd = call->getDirectCallee())
+      return functionLaunches(fd, depth);
+    const Expr *c = call->getCallee() ? call->getCallee()->IgnoreParenImpCasts() : nullptr;
+    if (auto *u = dyn_cast_or_null<UnresolvedLookupExpr>(c)) {
+      // A call in a template: any candidate that launches.
+      LaunchKind how = LaunchKind::No;
+      for (const NamedDecl *d : u->decls()) {
+        const NamedDecl *t = d->getUnderlyingDecl();
+        if (auto *ft = dyn_cast<FunctionTemplateDecl>(t))
+          how = stronger(how, functionLaunches(ft->getTemplatedDecl(), depth));
+        else if (auto *f = dyn_cast<FunctionDecl>(t))
+          how = stronger(how, functionLaunches(f, depth));
+      }
+      return how;
+    }
+    // A member call on a type the template leaves open says nothing.
+    if (!c || c->isTypeDependent() || isa<CXXDependentScopeMemberExpr>(c) || isa<UnresolvedMemberExpr>(c) ||
+        isa<CXXPseudoDestructorExpr>(c))
+      return LaunchKind::No;
+    return LaunchKind::Unseen; // through a function pointer
+  }
+
+  LaunchKind bodyLaunches(const Stmt *s, int depth) {
+    if (!s)
+      return LaunchKind::No;
+    if (isa<CUDAKernelCallExpr>(s))
+      return LaunchKind::Yes;
+    LaunchKind how = LaunchKind::No;
+    if (auto *call = dyn_cast<CallExpr>(s))
+      how = callLaunches(call, depth);
+    for (const Stmt *c : s->children()) {
+      if (how == LaunchKind::Yes)
+        break;
+      how = stronger(how, bodyLaunches(c, depth));
+    }
+    return how;
+  }
+
+  void addHelperLaunch(const CallExpr *call, const std::string &name, bool unseen) {
     HostLaunch l;
     l.loc = toLocation(sm_, call->getBeginLoc());
     l.function = fnName();
     l.kernel = name + "()";
     l.viaHelper = true;
+    l.bodyUnseen = unseen;
     l.loops = loopInfos();
+    const FunctionDecl *def = call->getDirectCallee() ? call->getDirectCallee()->getDefinition() : nullptr;
+    // A helper whose body is seen, or a CUDA library call (cublasSaxpy(h, n, &a, x, 1, y, 1) runs a
+    // kernel over x and y): its managed arguments are touched on the device.
+    bool seenBody = (def && def->hasBody() && !inSystemHeader(def)) || isLaunchApi(name);
     for (unsigned i = 0; i < call->getNumArgs(); ++i) {
       const Expr *a = call->getArg(i);
       l.argTexts.push_back(text(a));
       l.argOrigins.push_back(a->getType()->isPointerType() ? buffers_.origin(a) : BufferOrigin{});
-      if (l.argOrigins.back().kind == MemoryOrigin::Managed) {
+      // Only a helper whose body is seen counts as a kernel touching managed memory.
+      if (!unseen && seenBody && l.argOrigins.back().kind == MemoryOrigin::Managed) {
         ManagedEvent e = event(ManagedEvent::Launch, call, l.argOrigins.back());
         e.text = l.kernel;
         out_.managed.push_back(e);
@@ -405,6 +541,8 @@ private:
       varying.insert(r->getLoopVariable());
     }
     std::vector<const VarDecl *> locals;
+    // What the body assigns to each variable (`offset = (start + 1) / 2 * 17;`, `k += i`).
+    std::multimap<const ValueDecl *, const Expr *> assigned;
     std::function<void(const Stmt *)> collect = [&](const Stmt *st) {
       if (!st)
         return;
@@ -414,6 +552,9 @@ private:
             declaredInBody.insert(vd);
             locals.push_back(vd);
           }
+      if (auto *b = dyn_cast<BinaryOperator>(st); b && b->isAssignmentOp())
+        if (auto *d = dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts()))
+          assigned.insert({d->getDecl(), b->getRHS()});
       for (const Stmt *c : st->children())
         collect(c);
     };
@@ -434,10 +575,23 @@ private:
       scan(st);
       return found;
     };
-    for (int round = 0; round < 3; ++round)
-      for (const VarDecl *vd : locals)
-        if (!varying.count(vd) && vd->hasInit() && reads(vd->getInit()))
+    // A local of the body takes a new value each iteration when its
+    // initializer or any assignment to it in the body reads one that does
+    // (through other such locals: until nothing changes).
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const VarDecl *vd : locals) {
+        if (varying.count(vd))
+          continue;
+        bool v = vd->hasInit() && reads(vd->getInit());
+        for (auto [it, end] = assigned.equal_range(vd); !v && it != end; ++it)
+          v = reads(it->second);
+        if (v) {
           varying.insert(vd);
+          changed = true;
+        }
+      }
+    }
     return varying;
   }
 
@@ -687,9 +841,15 @@ private:
       t.hostOperand = 1;
     else if (t.direction == CopyDirection::DeviceToHost)
       t.hostOperand = 0;
+    t.sizeVariesInLoop = variesInLoop(arg(api.size));
     t.dstVariesInLoop = variesInLoop(dst);
     t.srcVariesInLoop = variesInLoop(src);
     t.outerPiece = pieceOfOuterBuffer(dst) || pieceOfOuterBuffer(src);
+    if (t.hostOperand >= 0 && !loops_.empty()) {
+      variesInLoop(dst); // fills the innermost loop's declared locals
+      const VarDecl *root = rootVariable(t.hostOperand == 0 ? dst : src);
+      t.hostFreshInLoop = root && loops_.back().declared.count(root);
+    }
     t.memberOperand = hasMemberOperand(dst) || hasMemberOperand(src);
     out_.transfers.push_back(std::move(t));
   }
@@ -701,6 +861,7 @@ private:
   const FunctionDecl *fn_ = nullptr;
   std::vector<LoopFrame> loops_;
   size_t order_ = 0;
+  std::map<const FunctionDecl *, LaunchKind> launchMemo_;
 };
 
 } // namespace

@@ -80,6 +80,10 @@ struct HostTransfer {
   // Whether each operand's address depends on a variable the innermost
   // enclosing loop changes (a different row, node or member each iteration).
   bool dstVariesInLoop = false, srcVariesInLoop = false;
+  // The byte count depends on the iteration too (`parts[m].count * sizeof(T)`): pieces of different sizes.
+  bool sizeVariesInLoop = false;
+  // The host operand is a local the loop body declares (`&node`): new contents each iteration.
+  bool hostFreshInLoop = false;
   // A varying operand is a piece of a buffer declared outside that loop (a
   // row, node or member of one structure), not a new object each iteration.
   bool outerPiece = false;
@@ -92,6 +96,12 @@ struct HostLaunch {
   SourceLocation loc;
   std::string kernel;         // callee name ("f()" for a helper that launches one)
   bool viaHelper = false;     // a call to a visible host function whose body launches a kernel
+  // A call that may start GPU work the unit cannot see: a function of the
+  // program whose body is in another file (`insert_hashtable(...)` declared
+  // in a header), a visible helper that makes such a call, or a call through
+  // a function pointer. Counted as a launch where a launch makes a rule
+  // keep quiet; never one whose buffers are known to reach a kernel.
+  bool bodyUnseen = false;
   std::string function;
   StreamUse stream;
   std::vector<HostLoop> loops;
@@ -102,7 +112,10 @@ struct HostLaunch {
 
 // Managed memory, one buffer's events in one host function, in source order.
 struct ManagedEvent {
-  enum Kind { HostTouch, Prefetch, Advise, Launch, Sync } kind = HostTouch;
+  // Escape: the buffer is handed to code the unit cannot follow (a library
+  // descriptor such as cusparseCreateDnVec, a function whose body is
+  // elsewhere): what happens to its pages from there on is unknown.
+  enum Kind { HostTouch, Prefetch, Advise, Launch, Sync, Escape } kind = HostTouch;
   SourceLocation loc;
   std::string bufferKey;      // BufferOrigin::key of the managed buffer (empty for Sync)
   std::string variable;

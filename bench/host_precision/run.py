@@ -4,11 +4,13 @@
 usage: run.py WARPLINT CORPUS_DIR OUT_DIR
 CORPUS_DIR holds the extracted mirrors: NVIDIA+cuda-samples/ (every .cu, and
 every .cpp that includes cuda_runtime), yuhc+gpu-rodinia/cuda/ (every .cu),
-HeCBench/src/*-cuda/ (every .cu of the programs listed in hecbench.dirs).
+HeCBench/src/*-cuda/ (every .cu of the programs extracted there).
 Writes OUT_DIR/findings.jsonl (one finding a line) and OUT_DIR/counts.txt.
+One file at a time by default (JOBS=1), under nice: the machine is shared.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -36,12 +38,14 @@ def inputs(corpus):
             if f.endswith(".cu"):
                 jobs.append(("hecbench", os.path.join(root, f), ["-I", root, "-I", os.path.join(hec, "include")]))
     wanted = os.environ.get("CORPORA")  # e.g. "rodinia,hecbench": a part of the study
-    return sorted(j for j in jobs if not wanted or j[0] in wanted.split(","))
+    match = re.compile(os.environ.get("MATCH", ""))  # a regex on the path under CORPUS_DIR: a part of a corpus
+    return sorted(j for j in jobs if (not wanted or j[0] in wanted.split(","))
+                  and match.search(os.path.relpath(j[1], corpus)))
 
 
 def run(warplint, job):
     corpus, path, flags = job
-    cmd = [warplint, "check", path, "--rules", RULES, "--format", "json", "--no-cost-model", "-j", "1",
+    cmd = ["nice", "-n", "10", warplint, "check", path, "--rules", RULES, "--format", "json", "--no-cost-model", "-j", "1",
            "--quiet", "--"] + flags
     try:
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=300).stdout
@@ -56,7 +60,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     jobs = inputs(corpus)
     counts, failed = {}, []
-    with ThreadPoolExecutor(max_workers=int(os.environ.get("JOBS", "2"))) as pool, \
+    with ThreadPoolExecutor(max_workers=int(os.environ.get("JOBS", "1"))) as pool, \
             open(os.path.join(out, "findings.jsonl"), "w") as f:
         for corpus_name, path, findings, err in pool.map(lambda j: run(warplint, j), jobs):
             if err:
@@ -66,6 +70,7 @@ def main():
                 x["file"] = os.path.relpath(x["file"], corpus)
                 f.write(json.dumps(x, sort_keys=True) + "\n")
                 counts[(corpus_name, x["rule"])] = counts.get((corpus_name, x["rule"]), 0) + 1
+            f.flush()  # a run stopped early keeps what it found
     with open(os.path.join(out, "counts.txt"), "w") as c:
         c.write("files analyzed: %d (%d failed)\n" % (len(jobs), len(failed)))
         for (corpus_name, rule), n in sorted(counts.items()):

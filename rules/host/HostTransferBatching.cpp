@@ -26,8 +26,13 @@ const RuleInfo kInfo{
     "of one small copy and the bandwidth of one large copy (host_copy_latency, host_transfer_bandwidth). "
     "Only copies of pieces of one structure that outlives the loop are reported (a row, node or member chosen "
     "by the iteration; the same buffer copied every iteration, or a new object made in each iteration, is not a "
-    "batch); loops with a constant trip count under 8, loops that also launch kernels, copies on a "
-    "stream that changes with the loop (the staged pattern), copies of 1 MiB or more each, and copies already "
+    "batch, and neither is one host buffer copied to a different device buffer each iteration); loops with a "
+    "constant trip count under 8, loops that also launch kernels or may (a call of "
+    "cudaLaunchKernel, of a CUDA library such as cuBLAS, of a function of the program whose body is in another "
+    "file, or of a visible function that makes such a call), copies on a "
+    "stream that changes with the loop (the staged pattern), copies of 1 MiB or more each, copies whose size "
+    "changes with the iteration and is not known (partitions or tiles of different sizes, which may be few and "
+    "large), and copies already "
     "written as cudaMemcpy2D/3D are not.",
     "for (int r = 0; r < rows; ++r)   // one copy per row\n"
     "  cudaMemcpy(d + r * cols, h[r], cols * sizeof(float), cudaMemcpyHostToDevice);",
@@ -60,11 +65,19 @@ public:
         continue;
       if (!t.outerPiece)
         continue;
+      // The host side must be the pieces: the same host bytes copied to a different device buffer
+      // each iteration (a broadcast) or into the same host buffer each time is not a batch.
+      if (!(t.hostOperand == 0 ? t.dstVariesInLoop : t.srcVariesInLoop) && !t.hostFreshInLoop)
+        continue;
       if (t.stream.variesInLoop)
         continue;
       if (launchLoops.count({loop.loc.file, loop.loc.line * 1000 + loop.loc.column}))
         continue;
       if (t.sizeBytes && *t.sizeBytes >= (int64_t(1) << 20))
+        continue;
+      // Pieces whose size is read from the data each iteration (partitions, tiles, compressed
+      // chunks) may be few and large: nothing says the copies are small.
+      if (t.sizeVariesInLoop && !t.sizeBytes)
         continue;
       out.push_back(makeFinding(t, ctx));
     }

@@ -31,7 +31,8 @@ const RuleInfo kInfo{
     "overhead): the finding names the count the active profile measured fastest "
     "(copy_kernel_overlap_vs_streams). Only sequences in one host function are reported, with the launch "
     "between the two copies on the same stream, passed the copied device buffers, and a kernel whose every "
-    "access to them is at the global thread index; copies of a constant size under 1 MiB are not reported "
+    "access to them is at the global thread index, and no other launch between the copy in and that kernel "
+    "or between the kernel and the copy back; copies of a constant size under 1 MiB are not reported "
     "(per-call overheads dominate) and a size that is not known makes the finding a note.",
     "cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice);\n"
     "scale<<<n / 256, 256>>>(d_out, d_in, n);  // out[i] = f(in[i])\n"
@@ -144,6 +145,16 @@ public:
       }
       if (!launch)
         continue;
+      // Other launches between the copy and its kernel: the copy is not the kernel's prologue (the
+      // stream runs another phase first), and staging it overlaps nothing of that kernel.
+      // (A call whose body is elsewhere is not counted here: error paths such as my_abort(err) in a
+      // CHECK macro would hide every sequence.)
+      bool before = false;
+      for (const HostLaunch &l : facts.launches)
+        if (!l.bodyUnseen && l.function == in.function && l.order > in.order && l.order < launch->order)
+          before = true;
+      if (before)
+        continue;
       const KernelInfo *kernel = nullptr;
       for (const KernelInfo &k : unit.kernels)
         if (k.isGlobal && k.name == launch->kernel && k.params.size() == launch->argOrigins.size())
@@ -173,7 +184,7 @@ public:
       // Another launch between the kernel and the copy back may read the whole buffer.
       bool between = false;
       for (const HostLaunch &l : facts.launches)
-        if (l.function == in.function && l.order > launch->order && l.order < back->order)
+        if (!l.bodyUnseen && l.function == in.function && l.order > launch->order && l.order < back->order)
           between = true;
       if (between)
         continue;

@@ -29,7 +29,10 @@ const RuleInfo kInfo{
     "measured kernel time on first-touched managed memory without and with a prefetch (managed_first_touch). "
     "Only buffers whose managed origin is traced are considered, and only host touches, launches and "
     "prefetches written in one host function, in source order; any cudaMemAdvise of the buffer earlier in "
-    "that function silences it.",
+    "that function silences it, and so does handing the buffer, between the two, to code the analyzer cannot "
+    "follow (a function whose body is in another file, a library descriptor such as cusparseCreateDnVec). "
+    "CUDA library calls that run kernels (cuBLAS, cuSPARSE, cuFFT, ...) count as launches over the managed "
+    "buffers passed to them.",
     "float *x;\n"
     "cudaMallocManaged(&x, n * sizeof(float));\n"
     "for (int i = 0; i < n; ++i) x[i] = 1.0f;   // pages now on the host\n"
@@ -71,8 +74,9 @@ public:
             continue;
           if (p.kind == ManagedEvent::Advise)
             advised = true;
+          // A prefetch, or code the unit cannot follow (Escape), ends the pair.
           if (!prev && (p.kind == ManagedEvent::Prefetch || p.kind == ManagedEvent::Launch ||
-                        p.kind == ManagedEvent::HostTouch)) {
+                        p.kind == ManagedEvent::HostTouch || p.kind == ManagedEvent::Escape)) {
             prev = &p;
             prefetchedToHost = p.kind == ManagedEvent::Prefetch && p.toHost;
           }

@@ -2,6 +2,7 @@
 // RUN: %not %warplint check %s --rules host-transfer-batching --profile %t.json --color=never 2>&1 | %FileCheck %s --implicit-check-not='warning:'
 
 #include <cuda_runtime.h>
+#include <cstdio>
 #include <cstdlib>
 
 constexpr int ROWS = 1024, COLS = 256;
@@ -44,6 +45,37 @@ void nodes(Node *hNodes, Node *dNodes, int count) {
     // CHECK: note: rewrite: flatten the nodes/members into one contiguous buffer
     cudaMemcpy(&hNodes[i].value, &dNodes[i].value, sizeof(float), cudaMemcpyDeviceToHost);
   }
+}
+
+// Chunk offsets computed by locals of the body (declared without a value,
+// assigned from the counter through another local): still one buffer's
+// pieces. Library output calls (fwrite) start no GPU work.
+void chunksBack(char *hOut, const char *dOut, const int *ends, int chunkBytes, int chunks, FILE *fp) {
+  for (int c = 0; c < chunks; ++c) {
+    int first, prevEnd = 0;
+    if (c > 0) prevEnd = ends[c - 1];
+    first = prevEnd * 2;
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy in the for loop at line [[@LINE-4]] copies a different piece each iteration
+    cudaMemcpy(hOut + first, dOut + first, chunkBytes, cudaMemcpyDeviceToHost);
+    fwrite(hOut + first, 1, chunkBytes, fp);
+  }
+}
+
+// A visible host helper that starts no GPU work does not hide the batch.
+static float checksum(const float *p, int n) {
+  float s = 0;
+  for (int i = 0; i < n; ++i)
+    s += p[i];
+  return s;
+}
+float rowsWithChecksum(float *d, const float *h, int rows) {
+  float total = 0;
+  for (int r = 0; r < rows; ++r) {
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy in the for loop at line [[@LINE-1]] copies a different piece each iteration
+    cudaMemcpy(d + r * COLS, h + r * COLS, COLS * sizeof(float), cudaMemcpyHostToDevice);
+    total += checksum(h + r * COLS, COLS);
+  }
+  return total;
 }
 
 // ---- negatives -------------------------------------------------------------
@@ -96,6 +128,77 @@ void largePieces(float *d, float *h) {
 void deviceCopies(float *a, float *b) {
   for (int i = 0; i < ROWS; ++i)
     cudaMemcpy(a + i * COLS, b + i * COLS, COLS * sizeof(float), cudaMemcpyDeviceToDevice);
+}
+
+// Parts of different, unknown sizes (one per dimension of a tensor, say):
+// possibly a handful of large copies, not many small ones.
+struct Part {
+  float *values;
+  int count;
+};
+void partsOfTensor(float *d, const Part *parts, int nparts) {
+  int offset = 0;
+  for (int m = 0; m < nparts; ++m) {
+    cudaMemcpy(d + offset, parts[m].values, parts[m].count * sizeof(float), cudaMemcpyHostToDevice);
+    offset += parts[m].count;
+  }
+}
+
+// A list built node by node on the host, each node copied on its own: the
+// host operand is a local of the body with new contents every iteration.
+struct Link {
+  Link *next;
+};
+void linksOneByOne(Link *dList, int n) {
+  for (int i = 0; i < n; ++i) {
+    Link node;
+    node.next = dList + (i + 1) % n;
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpy in the for loop at line [[@LINE-3]] copies a different piece each iteration (one copy per iteration of 8 bytes each)
+    cudaMemcpy(dList + i, &node, sizeof(Link), cudaMemcpyHostToDevice);
+  }
+}
+
+// One host buffer copied into each of several device buffers: a broadcast,
+// nothing to batch on the host side.
+void broadcast(float **dCopies, const float *h, int copies) {
+  for (int b = 0; b < copies; ++b)
+    cudaMemcpy(dCopies[b], h, COLS * sizeof(float), cudaMemcpyHostToDevice);
+}
+
+// Loops that may launch kernels where this file cannot see them: each batch
+// is copied and then handed to a function defined in another file (which
+// may run a kernel over it), directly, through a visible wrapper, or through
+// a function pointer. Copy-then-process is not a batch to merge.
+double processBatch(float *table, const float *batch, int n); // defined elsewhere
+static double wrapped(float *table, const float *batch, int n) { return processBatch(table, batch, n) * 2; }
+void batchesToOpaque(float *dTable, float *dBatch, const float *hItems, int batches, double (*step2)(float *, const float *, int)) {
+  double t = 0;
+  for (int b = 0; b < batches; ++b) {
+    cudaMemcpy(dBatch, hItems + b * COLS, COLS * sizeof(float), cudaMemcpyHostToDevice);
+    t += processBatch(dTable, dBatch, COLS);
+  }
+  for (int b = 0; b < batches; ++b) {
+    cudaMemcpy(dBatch, hItems + b * COLS, COLS * sizeof(float), cudaMemcpyHostToDevice);
+    t += wrapped(dTable, dBatch, COLS);
+  }
+  for (int b = 0; b < batches; ++b) {
+    cudaMemcpy(dBatch, hItems + b * COLS, COLS * sizeof(float), cudaMemcpyHostToDevice);
+    t += step2(dTable, dBatch, COLS);
+  }
+}
+
+// A launch through the runtime's launch call, and through a lambda.
+void batchesLaunchedByApi(float *dBatch, const float *hItems, int batches) {
+  void *args[] = {&dBatch};
+  for (int b = 0; b < batches; ++b) {
+    cudaMemcpy(dBatch, hItems + b * COLS, COLS * sizeof(float), cudaMemcpyHostToDevice);
+    cudaLaunchKernel((const void *)step, dim3(1), dim3(COLS), args, 0, 0);
+  }
+  auto run = [&] { step<<<1, COLS>>>(dBatch, dBatch); };
+  for (int b = 0; b < batches; ++b) {
+    cudaMemcpy(dBatch, hItems + b * COLS, COLS * sizeof(float), cudaMemcpyHostToDevice);
+    run();
+  }
 }
 
 int main() { return 0; }

@@ -54,6 +54,26 @@ void helperInit() {
   cudaFree(y);
 }
 
+// A CUDA library call runs kernels over the managed buffers it is handed.
+// (Stand-in declarations with cuBLAS's names, so that the test needs no cuBLAS header.)
+extern "C" int cublasSaxpy_v2(void *handle, int n, const float *alpha, const float *x, int incx, float *y, int incy);
+extern "C" int cusparseCreateDnVec(void **descr, long size, void *values, int valueType);
+extern "C" int cusparseSpMV(void *handle, int op, const void *alpha, const void *matA, const void *vecX,
+                            const void *beta, void *vecY, int computeType, int alg, void *buffer);
+void libraryKernel(void *blas) {
+  float *u, *v, one = 1.0f;
+  cudaMallocManaged(&u, N * sizeof(float));
+  cudaMallocManaged(&v, N * sizeof(float));
+  for (int i = 0; i < N; ++i)
+    u[i] = v[i] = 1.0f;
+  // CHECK: :[[@LINE+2]]:3: warning: kernel 'cublasSaxpy_v2()' uses managed memory 'u' that the host touched at line [[@LINE-1]]
+  // CHECK: :[[@LINE+1]]:3: warning: kernel 'cublasSaxpy_v2()' uses managed memory 'v' that the host touched at line [[@LINE-2]]
+  cublasSaxpy_v2(blas, N, &one, u, 1, v, 1);
+  cudaDeviceSynchronize();
+  cudaFree(u);
+  cudaFree(v);
+}
+
 // ---- negatives -------------------------------------------------------------
 
 void prefetched() {
@@ -102,6 +122,36 @@ void explicitCopies(float *h) {
   h[0] = 1.0f;
   scale<<<N / 256, 256>>>(d, N);
   cudaFree(d);
+}
+
+// Handed to a library descriptor: later library calls reach the pages
+// through it, out of sight, so the next direct use is not reported.
+void descriptorHeld(void *sparse, void *blas, const void *matA) {
+  float *w, *out, one = 1.0f;
+  void *vecW;
+  cudaMallocManaged(&w, N * sizeof(float));
+  cudaMallocManaged(&out, N * sizeof(float));
+  for (int i = 0; i < N; ++i)
+    w[i] = 1.0f;
+  cusparseCreateDnVec(&vecW, N, w, 0);
+  cusparseSpMV(sparse, 0, &one, matA, vecW, &one, out, 0, 0, nullptr);
+  cublasSaxpy_v2(blas, N, &one, w, 1, w, 1);
+  cudaDeviceSynchronize();
+  cudaFree(w);
+  cudaFree(out);
+}
+
+// Handed to a function whose body is in another file: it may prefetch,
+// copy or launch; what the pages do there is unknown.
+void fillElsewhere(float *p, int n);
+void opaqueHelper() {
+  float *z;
+  cudaMallocManaged(&z, N * sizeof(float));
+  z[0] = 1.0f;
+  fillElsewhere(z, N);
+  scale<<<N / 256, 256>>>(z, N);
+  cudaDeviceSynchronize();
+  cudaFree(z);
 }
 
 int main() {
