@@ -363,10 +363,8 @@ private:
       } else if (key != indexKey) {
         return std::nullopt;
       }
-      const ModeledAccess *m = modeled(a);
-      if (!m || !m->fact.indexKnown || m->fact.space != AddressSpace::Global || m->fact.widthBytes != 1)
-        return std::nullopt;
-      auto p = offsetPolynomial(*m->guarded.byteOffset);
+      const ModeledAccess *m = modeledByte(a);
+      auto p = m ? offsetPolynomial(*m->guarded.byteOffset) : std::nullopt;
       if (!p)
         return std::nullopt;
       // This loop in the model: its variable counts 0, 1, ... by +1.
@@ -583,10 +581,8 @@ private:
     for (const ByteAccess &a : st.all) {
       if (a.other)
         return std::nullopt;
-      const ModeledAccess *m = modeled(a);
-      if (!m || !m->fact.indexKnown || m->fact.space != AddressSpace::Global || m->fact.widthBytes != 1)
-        return std::nullopt;
-      auto p = offsetPolynomial(*m->guarded.byteOffset);
+      const ModeledAccess *m = modeledByte(a);
+      auto p = m ? offsetPolynomial(*m->guarded.byteOffset) : std::nullopt;
       if (!p)
         return std::nullopt;
       byParam[a.param].push_back({&a, *p});
@@ -740,6 +736,15 @@ private:
       found = it->second;
     }
     return found;
+  }
+
+  // The model's access for `a` when it is a one-byte global access whose
+  // address the model knows: what a window proven from the model needs.
+  const ModeledAccess *modeledByte(const ByteAccess &a) {
+    const ModeledAccess *m = modeled(a);
+    if (!m || !m->fact.indexKnown || m->fact.space != AddressSpace::Global || m->fact.widthBytes != 1)
+      return nullptr;
+    return m;
   }
 
   static std::string locationKey(const SourceLocation &l, bool write) {

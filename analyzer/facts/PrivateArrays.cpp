@@ -127,14 +127,9 @@ SourceSpan Analysis::countSpan(const LoopHintAttr *h) {
   return s;
 }
 
-PrivateArray &Analysis::record(const VarDecl *v, const Frame &f) {
-  auto it = order_.find(v);
-  if (it != order_.end())
-    return arrays_[it->second];
-  PrivateArray a;
-  a.name = v->getNameAsString();
-  a.loc = toLocation(ctx_.getSourceManager(), v->getLocation());
-  QualType t = v->getType();
+// The extents, element type and size of an array type (0 for an extent
+// that is not a constant).
+static void describeShape(PrivateArray &a, QualType t, const ASTContext &ctx) {
   int64_t count = 1;
   while (const ArrayType *at = t->getAsArrayTypeUnsafe()) {
     int64_t n = 0;
@@ -146,8 +141,18 @@ PrivateArray &Analysis::record(const VarDecl *v, const Frame &f) {
   }
   a.elementType = t.getAsString();
   if (!t->isDependentType() && !t->isIncompleteType())
-    a.elementSize = ctx_.getTypeSizeInChars(t).getQuantity();
+    a.elementSize = ctx.getTypeSizeInChars(t).getQuantity();
   a.bytes = count * a.elementSize;
+}
+
+PrivateArray &Analysis::record(const VarDecl *v, const Frame &f) {
+  auto it = order_.find(v);
+  if (it != order_.end())
+    return arrays_[it->second];
+  PrivateArray a;
+  a.name = v->getNameAsString();
+  a.loc = toLocation(ctx_.getSourceManager(), v->getLocation());
+  describeShape(a, v->getType(), ctx_);
   a.declaredIn = f.fn->getNameAsString();
   a.callChain = f.callChain;
   arrays_.push_back(a);
@@ -213,20 +218,7 @@ void Analysis::scanObject(const VarDecl *v, const Frame &f) {
     for (const FieldDecl *fd : path)
       a.name += "." + fd->getNameAsString();
     a.loc = toLocation(sm, v->getLocation());
-    QualType t = path.back()->getType();
-    int64_t count = 1;
-    while (const ArrayType *at = t->getAsArrayTypeUnsafe()) {
-      int64_t n = 0;
-      if (auto *ca = dyn_cast<ConstantArrayType>(at))
-        n = static_cast<int64_t>(ca->getSize().getZExtValue());
-      a.dims.push_back(n);
-      count *= n;
-      t = at->getElementType();
-    }
-    a.elementType = t.getAsString();
-    if (!t->isDependentType() && !t->isIncompleteType())
-      a.elementSize = ctx_.getTypeSizeInChars(t).getQuantity();
-    a.bytes = count * a.elementSize;
+    describeShape(a, path.back()->getType(), ctx_);
     a.declaredIn = f.fn->getNameAsString();
     a.callChain = f.callChain;
     arrays_.push_back(a);

@@ -52,17 +52,23 @@ OffsetPolynomial atomPoly(const std::string &atom) {
   return p;
 }
 
+// Adds a*b to the coefficient of `m` in `out`; false on overflow.
+bool addTerm(OffsetPolynomial &out, const std::vector<std::string> &m, int64_t a, int64_t b) {
+  int64_t c, sum;
+  if (__builtin_mul_overflow(a, b, &c) || __builtin_add_overflow(out.terms[m], c, &sum))
+    return false;
+  if (sum == 0)
+    out.terms.erase(m);
+  else
+    out.terms[m] = sum;
+  return true;
+}
+
 std::optional<OffsetPolynomial> addScaled(const OffsetPolynomial &a, const OffsetPolynomial &b, int64_t scale) {
   OffsetPolynomial out = a;
-  for (const auto &[m, c] : b.terms) {
-    int64_t scaled, sum;
-    if (__builtin_mul_overflow(c, scale, &scaled) || __builtin_add_overflow(out.terms[m], scaled, &sum))
+  for (const auto &[m, c] : b.terms)
+    if (!addTerm(out, m, c, scale))
       return std::nullopt;
-    if (sum == 0)
-      out.terms.erase(m);
-    else
-      out.terms[m] = sum;
-  }
   if (out.terms.size() > kMaxTerms)
     return std::nullopt;
   return out;
@@ -75,14 +81,7 @@ std::optional<OffsetPolynomial> product(const OffsetPolynomial &a, const OffsetP
       std::vector<std::string> m = ma;
       m.insert(m.end(), mb.begin(), mb.end());
       std::sort(m.begin(), m.end());
-      int64_t c, sum;
-      if (__builtin_mul_overflow(ca, cb, &c) || __builtin_add_overflow(out.terms[m], c, &sum))
-        return std::nullopt;
-      if (sum == 0)
-        out.terms.erase(m);
-      else
-        out.terms[m] = sum;
-      if (out.terms.size() > kMaxTerms)
+      if (!addTerm(out, m, ca, cb) || out.terms.size() > kMaxTerms)
         return std::nullopt;
     }
   return out;
