@@ -126,7 +126,8 @@ bool narrowPacking(const Finding &f, const KernelInfo &k, WorkState &s, std::str
       *s.work.gridBlocks = std::max<int64_t>(1, *s.work.gridBlocks / 4);
     else
       s.options.gridScale /= factor;
-    s.options.loadBytesInFlightScale *= factor;
+    // The wider accesses carry the bytes in flight (widthBytes above): no
+    // loadBytesInFlightScale on top, which made them 16 bytes a thread, not 4.
     desc = "four bytes a thread, a quarter of the grid";
     return true;
   }

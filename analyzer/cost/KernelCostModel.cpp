@@ -178,13 +178,20 @@ Occupancy occupancyOf(const KernelInfo &k, const KernelWork &w, const HardwarePr
 // Bytes one thread has in flight: the global loads of one straight-line
 // region issue before the first of them returns, and so do the iterations
 // of constant loops of up to 32 trips around them (nvcc unrolls those
-// fully); the widest region counts.
+// fully); the widest region counts. An uncoalesced load counts the sectors
+// it keeps outstanding, over its lanes: what L2 and DRAM serve is sectors
+// (Little's law holds for those, and the bandwidth probes load whole
+// sectors, 16-byte lanes coalesced), so a 4-byte load whose lanes fall in
+// separate sectors has 32 bytes a lane in flight, not 4.
 double loadBytesPerThread(const KernelInfo &k, const KernelWork &w) {
   std::map<int, double> byRegion;
   for (const AccessWork &a : w.accesses) {
     const MemoryAccess &f = k.accesses[a.access];
     if ((f.space != AddressSpace::Global && f.space != AddressSpace::Generic) || !f.isRead || a.warpExecutions <= 0)
       continue;
+    double bytes = double(a.widthBytes);
+    if (a.sectors > a.idealSectors && a.laneExecutions > 0)
+      bytes = std::max(bytes, a.sectors * 32 / a.laneExecutions);
     double unrolled = 1;
     for (auto it = a.loops.rbegin(); it != a.loops.rend(); ++it) {
       const auto &trip = k.loops[static_cast<size_t>(*it)].tripCount;
@@ -192,12 +199,37 @@ double loadBytesPerThread(const KernelInfo &k, const KernelWork &w) {
         break;
       unrolled *= double(*trip);
     }
-    byRegion[a.region] += double(a.widthBytes) * unrolled;
+    byRegion[a.region] += bytes * unrolled;
   }
   double best = 0;
   for (auto &[r, b] : byRegion)
     best = std::max(best, b);
   return best;
+}
+
+// L2 bandwidth at the bytes an SM has in flight, also outside the range the
+// probe measured (l2_bandwidth_vs_config; the curve alone gives nothing
+// there, which left the L2 time out). Below the smallest point reads are
+// latency-bound: bandwidth in proportion to the bytes in flight (Little's
+// law; the measured 2 and 4 KiB points are 1.5 and 2.8-3.0 TB/s on the
+// H100). Above the largest, the plateau holds. Writes wait for no reply:
+// the measured write curve is flat (3.9-4.1 TB/s from 4 to 128 KiB), so its
+// end values hold on either side.
+std::optional<double> l2BandwidthAt(const HardwareProfile &p, double inflight, bool write) {
+  auto at = [&](double x) { return write ? p.l2WriteBandwidthGBps(x) : p.l2BandwidthGBps(x); };
+  if (auto v = at(inflight))
+    return v;
+  double lo = 0, hi = 0; // the measured range, found at powers of two
+  for (double x = 64; x <= double(1 << 26); x *= 2)
+    if (at(x)) {
+      lo = lo > 0 ? lo : x;
+      hi = x;
+    }
+  if (lo <= 0)
+    return std::nullopt;
+  if (inflight < lo)
+    return write ? at(lo) : std::optional<double>(*at(lo) * inflight / lo);
+  return at(hi);
 }
 
 // The share of a block's distinct sectors of `base` that DRAM serves, over a
@@ -396,7 +428,7 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
   double localPerSm = localFootprintPerThread * warps * kWarp;
   double l2LocalSectors = localStoreSectors + (localPerSm > l1Free ? localSectors - localStoreSectors : 0);
   double inflightPerSm = std::max(loadBytesPerThread(k, w) * opts.loadBytesInFlightScale, 1.0) * warps * kWarp;
-  auto l2Read = p.l2BandwidthGBps(inflightPerSm), l2Write = p.l2WriteBandwidthGBps(inflightPerSm);
+  auto l2Read = l2BandwidthAt(p, inflightPerSm, false), l2Write = l2BandwidthAt(p, inflightPerSm, true);
   if (l2Read && l2Write) {
     double share = double(activeSms) / sms;
     double readBytes = l2LoadSectors * 32 * cost.gridBlocks;

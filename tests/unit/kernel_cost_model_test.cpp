@@ -133,6 +133,45 @@ TEST(KernelCostModel, FewerBytesInFlightLowerTheDramRate) {
   EXPECT_GT(narrow.component("dram"), wide.component("dram"));
 }
 
+TEST(KernelCostModel, L2TimeOutsideTheProbedBytesInFlightIsExtrapolatedNotLeftOut) {
+  auto p = HardwareProfile::defaultProfile();
+  if (!p)
+    GTEST_SKIP() << "no bundled profile";
+  // One byte a thread in flight at 8 warps an SM: 256 bytes, below the L2
+  // probe's smallest configuration (2 KiB), where the curve gives nothing.
+  Kernel k(1, 64, 132);
+  k.work.accesses[1].widthBytes = 1;
+  KernelCost few = estimateKernelCost(k.info, k.work, *p);
+  ASSERT_GT(few.component("l2"), 0);
+  for (const std::string &a : few.assumptions)
+    EXPECT_EQ(a.find("no L2 bandwidth"), std::string::npos) << a;
+  // Below the probed range reads are latency-bound: fewer bytes in flight,
+  // proportionally less bandwidth (Little's law), so more L2 time.
+  k.work.accesses[1].widthBytes = 4;
+  KernelCost more = estimateKernelCost(k.info, k.work, *p);
+  EXPECT_GT(few.component("l2"), more.component("l2"));
+}
+
+TEST(KernelCostModel, AnUncoalescedLoadKeepsItsSectorsInFlight) {
+  auto p = HardwareProfile::defaultProfile();
+  if (!p)
+    GTEST_SKIP() << "no bundled profile";
+  Kernel coalesced(1, 64, 132);
+  // The same 4-byte loads with every lane in its own sector (and line): a
+  // 32-byte sector a lane outstanding at L2 and DRAM, not 4 bytes.
+  Kernel scattered(1, 64, 132);
+  AccessWork &g = scattered.work.accesses[1];
+  g.laneExecutions = 32 * g.warpExecutions;
+  coalesced.work.accesses[1].laneExecutions = g.laneExecutions;
+  g.sectors = g.distinctSectors = 32 * g.warpExecutions;
+  g.lines = 32 * g.warpExecutions;
+  // Per sector moved, DRAM serves the scattered loads faster: eight times
+  // the bytes in flight.
+  KernelCost c = estimateKernelCost(coalesced.info, coalesced.work, *p);
+  KernelCost s = estimateKernelCost(scattered.info, scattered.work, *p);
+  EXPECT_LT(s.component("dram") / 8, c.component("dram"));
+}
+
 TEST(KernelCostModel, AProfileWithoutRatesLeavesComponentsOutAndSaysSo) {
   std::ifstream in(std::string(WARPLINT_SOURCE_DIR) + "/probes/profiles/h100.json");
   nlohmann::json j = nlohmann::json::parse(in);

@@ -12,7 +12,8 @@ predictions recorded beside them by --record-real).
 A pair agrees when the prediction is within 15% of the measured speedup; a
 verdict is swapped when the measured gain is clearly above 1.3x or below 1.06x
 and the prediction lies on the other side of 1.10x. The model's bottleneck is
-compared with ncu's dominant throughput (issue, shared, l1, l2, dram) per kernel.
+compared with ncu's dominant throughput (the SM as a whole, shared, l1, l2,
+dram) per kernel, at the seed's three parts of the machine (UNIT).
 
 Exit status 1 when a verdict is swapped (a fix worth doing called not worth it,
 or the reverse), when the within-15% share falls below --min-within (default
@@ -68,27 +69,50 @@ def prediction(cost, applied):
     return None, "not every applied rule has a priced finding"
 
 
+# ncu's throughput of the SM as a whole (its Speed-of-Light "Compute (SM)"):
+# the busiest of the SM's units, the issue slots, the pipes (FMA, ALU, the
+# narrower MUFU and FP64 ones) and the constant cache (IDC) among them.
+SM_THROUGHPUT = "sm__throughput.avg.pct_of_peak_sustained_elapsed"
+
+
 def ncu_throughputs(csv, kernel):
-    """ncu's % of peak of each component of `kernel` in `csv` ({} when absent)."""
+    """ncu's % of peak of each component of `kernel` in `csv` ({} when absent),
+    and of the SM as a whole ("sm")."""
     if not csv or not os.path.exists(os.path.join(ROOT, csv)):
         return {}
     stats = ncu_kernels.read_kernels(os.path.join(ROOT, csv)).get(kernel)
     if not stats:
         return {}
-    return {c: 100 * v for c, v in component_row(stats).items() if v is not None}
+    vals = {c: 100 * v for c, v in component_row(stats).items() if v is not None}
+    sm = stats.weighted_mean(SM_THROUGHPUT)
+    if sm is not None:
+        vals["sm"] = sm
+    return vals
 
 
 def ncu_dominant(csv, kernel):
+    """ncu's dominant unit: the SM (sm__throughput, which covers the issue
+    slots, the pipes and the constant cache), L1TEX (shared when its wavefronts
+    are most of it) or L2/DRAM. Issue alone (sm__inst_issued) misses an SM
+    bound elsewhere: a divergent constant-table read keeps the constant cache
+    at 96% of peak with the issue slots at 4% (examples/advice/lut_before.cu)."""
     vals = ncu_throughputs(csv, kernel)
-    return dominant(vals, ncu_side=True) if vals else None
+    if not vals:
+        return None
+    if "sm" in vals:
+        vals = {("sm" if c == "issue" else c): (vals["sm"] if c == "issue" else v)
+                for c, v in vals.items() if c != "sm"}
+    return dominant(vals, ncu_side=True)
 
 
 # The seed's three parts of the machine, which the bottleneck is compared at:
-# the instruction pipeline, the L1TEX unit (shared wavefronts and global
-# lines pass one data pipe, which ncu's l1tex__throughput covers) and the
-# memory hierarchy beyond it (L2 and DRAM: every DRAM byte crosses L2).
-UNIT = {"issue": "issue", "shared": "l1tex", "l1": "l1tex", "l2": "memory", "dram": "memory",
-        "constant": "constant"}
+# the SM (the instruction pipeline, and the constant cache the model prices
+# apart: both inside the SM, which ncu's sm__throughput covers), the L1TEX
+# unit (shared wavefronts and global lines pass one data pipe, which ncu's
+# l1tex__throughput covers) and the memory hierarchy beyond it (L2 and DRAM:
+# every DRAM byte crosses L2).
+UNIT = {"issue": "sm", "constant": "sm", "sm": "sm", "shared": "l1tex", "l1": "l1tex",
+        "l2": "memory", "dram": "memory"}
 
 
 def verdicts(pred, meas):
@@ -188,7 +212,7 @@ def main():
             mf, nc = r.get("model_fractions") or {}, r.get("ncu_pct") or {}
             print("%-24s %s | %s" % (r["pair"], " ".join("%s %3.0f" % (c, 100 * mf.get(c, 0)) for c in
                                                           ("issue", "shared", "l1", "l2", "dram", "constant")),
-                                    " ".join("%s %3.0f" % (c, nc.get(c, 0)) for c in ("issue", "shared", "l1", "l2", "dram"))))
+                                    " ".join("%s %3.0f" % (c, nc.get(c, 0)) for c in ("issue", "sm", "shared", "l1", "l2", "dram"))))
     priced = [r for r in rows if "within_15" in r]
     within = sum(r["within_15"] for r in priced)
     swapped = [r["pair"] for r in priced if r["swapped"]]
@@ -196,7 +220,7 @@ def main():
     agree = sum(bottlenecks) / len(bottlenecks) if bottlenecks else 0.0
     print("\npairs priced: %d of %d; within 15%%: %d (%.0f%%); swapped verdicts: %d %s" %
           (len(priced), len(rows), within, 100 * share, len(swapped), swapped))
-    print("bottleneck agrees with ncu's dominant throughput (issue | L1TEX | L2+DRAM): %d of %d kernels (%.0f%%)" %
+    print("bottleneck agrees with ncu's dominant throughput (SM | L1TEX | L2+DRAM): %d of %d kernels (%.0f%%)" %
           (sum(bottlenecks), len(bottlenecks), 100 * agree))
     if args.json:
         with open(args.json, "w") as fh:
