@@ -6,6 +6,7 @@
 #include "analyzer/frontend/SourceCheck.h"
 #include "analyzer/facts/DataObjects.h"
 #include "analyzer/facts/WarpExchanges.h"
+#include "analyzer/facts/WarpTails.h"
 #include "analyzer/model/KernelWalker.h"
 #include "analyzer/model/LaunchSites.h"
 #include "analyzer/warp/FusedWords.h"
@@ -145,6 +146,7 @@ public:
     setDeadlineStage("modeling function '" + fd->getNameAsString() + "'");
     checkDeadlineNow();
     out_.kernels.push_back(modelKernel(ctx_, fd));
+    describeWarpTails(ctx_, fd, out_.kernels.back()); // while the AST lives: the rewrite's facts
     out_.kernelDecls.push_back(fd);
     return true;
   }

@@ -179,6 +179,15 @@ nlohmann::json kernelJson(const KernelInfo &k, const KernelCostReport *cost) {
                                {"unwritten", r.unwritten}});
       wj["exchanges"].push_back(xj);
     }
+    // Unrolled warp tails the AST shows (the rewrite's facts).
+    for (const WarpTail &t : k.warpExchanges->tails) {
+      nlohmann::json tj{{"loc", loc(t.loc)}, {"lines", {t.firstLine, t.lastLine}}, {"array", t.array},
+                        {"element_type", t.elementType}, {"tid", t.tidText}, {"syncwarps", t.syncwarps},
+                        {"refusal", t.refusal}, {"steps", nlohmann::json::array()}};
+      for (const WarpTailStep &s : t.steps)
+        tj["steps"].push_back({{"line", s.line}, {"offset", s.offset}, {"combine", s.combine}});
+      wj["tails"].push_back(tj);
+    }
     j["warp_exchanges"] = wj;
   }
   for (auto &o : k.dataObjects)

@@ -9,6 +9,7 @@
 #include "rules/AllRules.h"
 #include "rules/ProfileCosts.h"
 #include "rules/WarpDescription.h"
+#include "rules/WarpShuffleFix.h"
 
 #include <algorithm>
 #include <cmath>
@@ -53,7 +54,7 @@ const RuleInfo kInfo{
     "    v += __shfl_down_sync(0xffffffff, v, o); // lane 0 sums in the same order\n"
     "  if (tid == 0) out[blockIdx.x] = v;\n"
     "}",
-    "none: diagnostic only (the rewrite is named in a note)",
+    kWarpTailFixSafety,
 };
 
 std::string hexMask(uint32_t m) {
@@ -294,6 +295,8 @@ private:
                              "warp need not run in lockstep, so this is a data race; a shuffle synchronizes the "
                              "lanes its mask names"});
     f.notes.push_back({{}, rewriteNote(k, ex, pattern)});
+    if (pattern == "down")
+      describeWarpTailFix(k, ex, sync, f);
     std::ostringstream who;
     if (ex.warps.size() == 1)
       who << "run by warp " << ex.warps.front() << " only";

@@ -80,6 +80,9 @@ public:
   bool allTainted = false;
   std::string allTaintedWhy;
   std::map<int, ReadTally> reads; // by access
+  // (load, store) -> what the load read of the store's values.
+  std::map<std::pair<int, int>, SharedValueFlow> flows;
+  bool recordFlows = false; // only a kernel with a warp tail to rewrite needs them
   std::vector<std::vector<int64_t>> execCount_; // [event][warp]: warp-wide executions
   int warps_ = 0;
 
@@ -293,8 +296,23 @@ private:
     // The bytes read may come from several stores: the worst class counts.
     enum Class { Own, Exchanged, Before, Unwritten, Cross } worst = Own;
     const Writer *from = nullptr;
+    const Writer *lastFlow = nullptr;
     for (int64_t byte = addr; byte < addr + a.guarded.widthBytes; ++byte) {
       auto w = shadow.find(byte);
+      if (recordFlows && w != shadow.end() && (!lastFlow || lastFlow->access != w->second.access ||
+                                lastFlow->thread != w->second.thread)) {
+        lastFlow = &w->second;
+        SharedValueFlow &f = flows[{access, w->second.access}];
+        f.load = static_cast<size_t>(access);
+        f.store = static_cast<size_t>(w->second.access);
+        if (w->second.thread != thread) {
+          f.otherThread = true;
+          if (w->second.epoch == epoch_ && w->second.warpSyncs == warpSyncs_)
+            f.unordered = true;
+        }
+        if (w->second.thread != 0)
+          f.storedByThreadZero = false;
+      }
       Class c;
       if (w == shadow.end())
         c = Unwritten;
@@ -363,6 +381,8 @@ bool isExchange(const ReadTally &r) { return r.exchanged > 0 && r.crossWarp == 0
 
 void describeWarpExchanges(ModeledKernel &k, const EvaluationOptions &opts) {
   auto facts = std::make_shared<WarpExchangeFacts>();
+  if (k.info.warpExchanges) // the tails the AST showed (analyzer/facts/WarpTails.cpp)
+    facts->tails = std::move(k.info.warpExchanges->tails);
   k.info.warpExchanges = facts;
   // Only arrays both stored and loaded can carry values between lanes.
   std::set<std::string> stored, loaded;
@@ -404,6 +424,7 @@ void describeWarpExchanges(ModeledKernel &k, const EvaluationOptions &opts) {
     if (shape.threads() <= 0 || shape.threads() > kMaxThreads)
       continue;
     Runner r(k, shape, opts);
+    r.recordFlows = !facts->tails.empty();
     r.run();
     for (auto &[access, tally] : r.reads)
       if (auto it = tally.outsideByWarp.find(tally.bestWarp); it != tally.outsideByWarp.end())
@@ -417,6 +438,18 @@ void describeWarpExchanges(ModeledKernel &k, const EvaluationOptions &opts) {
       why.emplace(array, reason + " (block " + shape.str() + ")");
     for (auto &[access, tally] : r.reads)
       perShape[access].push_back(tally);
+    for (const auto &[key, flow] : r.flows) {
+      auto it = std::find_if(facts->flows.begin(), facts->flows.end(), [&](const SharedValueFlow &f) {
+        return f.load == flow.load && f.store == flow.store;
+      });
+      if (it == facts->flows.end()) {
+        facts->flows.push_back(flow);
+        continue;
+      }
+      it->otherThread = it->otherThread || flow.otherThread;
+      it->unordered = it->unordered || flow.unordered;
+      it->storedByThreadZero = it->storedByThreadZero && flow.storedByThreadZero;
+    }
     shapes.push_back(shape);
     counts.push_back(std::move(r.execCount_));
     warpsPerShape.push_back(r.warps_);

@@ -61,8 +61,55 @@ struct WarpExchange {
   std::vector<BlockShape> shapes; // block shapes under which it was found (every shape evaluated)
 };
 
+// Where the values a shared load read were stored: one entry per (load,
+// store) pair seen while running the block (analyzer/facts/WarpExchanges.cpp),
+// so that a rewrite can tell which stored values later code reads.
+struct SharedValueFlow {
+  size_t load = 0, store = 0; // indices into KernelInfo::accesses
+  bool otherThread = false;   // some thread read a value another thread stored
+  // ... with no __syncthreads or __syncwarp run between the store and the load.
+  bool unordered = false;
+  bool storedByThreadZero = true; // every value read was stored by thread 0 of the block
+};
+
+// One step of a warp tail as written: `s[tid] += s[tid + 16]`,
+// `s[tid] = s[tid] + s[tid + 16]` or `s[tid] = max(s[tid], s[tid + 16])`.
+struct WarpTailStep {
+  int offset = 0;        // the lane distance read (16 above)
+  unsigned line = 0;
+  enum class Form { Compound, Binary, Call } form = Form::Compound;
+  std::string combine;   // the operator ("+") or the function as written ("max", "fmaxf")
+  std::string opKey;     // what must match across steps: "+" or the callee's qualified name
+  bool otherFirst = false; // Binary/Call: the other lane's value is the first operand
+  std::string indexText;   // the index of the other lane's element as written ("tid + 32")
+};
+
+// An unrolled warp tail as the AST spells it (analyzer/facts/WarpTails.cpp):
+// `if (tid < 32) { [volatile T *s = sdata;] step; [__syncwarp();] step; ... }`
+// with tid threadIdx.x (or a local set once from it). Facts only: the rule
+// checks them against the warp model before rewriting.
+struct WarpTail {
+  SourceLocation loc;      // the `if`
+  unsigned firstLine = 0, lastLine = 0; // of its braces, for matching the model's accesses
+  SourceSpan body;         // the braces and what they hold: what the rewrite replaces
+  std::string array;       // the shared array the steps reach (directly or through the alias)
+  std::string elementType; // its element type as the compiler spells it ("float")
+  std::string tidText;     // the guard's left side as written ("tid", "threadIdx.x")
+  std::string indent;      // leading whitespace of the `if` line and of the body's first statement
+  std::string innerIndent;
+  std::vector<WarpTailStep> steps; // in order
+  int syncwarps = 0;       // __syncwarp() statements between the steps
+  std::string valueName;   // a name for the register value that the function does not declare ("v")
+  // Why the tail, recognized by its guard and steps, cannot be rewritten
+  // ("" when the AST allows it): another statement in it, a macro, a
+  // template, mixed element types.
+  std::string refusal;
+};
+
 struct WarpExchangeFacts {
   std::vector<WarpExchange> exchanges;
+  std::vector<SharedValueFlow> flows; // loads of shared arrays and the stores they read
+  std::vector<WarpTail> tails;        // set from the AST before the run (analyzer/facts/WarpTails.cpp)
   // Shared arrays the enumeration could not follow, and why: "'s': a store
   // the model cannot evaluate at k.cu:12". No exchange is reported on them.
   std::vector<std::string> gaps;

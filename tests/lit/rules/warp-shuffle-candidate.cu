@@ -27,6 +27,7 @@ __device__ void warpReduce(volatile float *s, int tid) {
   // CHECK: :[[@LINE+1]]:13: warning: shared 'sdata' passes values between lanes of one warp: lanes 0-15 read what lanes 16-31 stored, in 5 loads (no __syncthreads between; ordered by volatile); a warp runs 6 shared stores, 12 shared loads and no __syncwarp in it where __shfl_down_sync moves the values in registers{{.*}}[warp-shuffle-candidate]
   s[tid] += s[tid + 16];
   // CHECK: note: 's[tid + 16]': lanes 0-15 read lane + 16, stored at line [[@LINE-3]]; lanes 16-31 read values stored before the last barrier (or never stored here): with a shuffle they read the source lane's register instead
+  // CHECK: note: no shuffle fix: the exchange is in a __device__ function called at line {{[0-9]+}}: the fix rewrites only a tail written out in the function it is reported in
   s[tid] += s[tid + 8];
   s[tid] += s[tid + 4];
   s[tid] += s[tid + 2];
@@ -66,8 +67,9 @@ __global__ void syncwarpTail(const float *in, float *out) {
     __syncwarp();
     for (int o = 16; o > 0; o >>= 1) {
       if (tid < o)
-        // CHECK: :[[@LINE+3]]:30: warning: shared 'sdata' passes values between lanes of one warp: lanes 0-15 read what lanes 1-31 stored (no __syncthreads between; ordered by __syncwarp); a warp runs 6 shared stores, 5 shared loads and 6 __syncwarps in it where __shfl_down_sync moves the values in registers{{.*}}[warp-shuffle-candidate]
+        // CHECK: :[[@LINE+4]]:30: warning: shared 'sdata' passes values between lanes of one warp: lanes 0-15 read what lanes 1-31 stored (no __syncthreads between; ordered by __syncwarp); a warp runs 6 shared stores, 5 shared loads and 6 __syncwarps in it where __shfl_down_sync moves the values in registers{{.*}}[warp-shuffle-candidate]
         // CHECK: note: instead: keep the value in a register and move it with a shuffle (mask 0xffffffff: lanes 0-31 take part, and every lane it names must reach the call): `for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o);`
+        // CHECK: note: no shuffle fix: the exchange is not an unrolled warp tail written out here
         // CHECK: note: run by warp 0 only
         sdata[tid] = v = v + sdata[tid + o];
       __syncwarp();
