@@ -43,7 +43,7 @@ private:
 // What the thread does now, named in the message when the limit is reached.
 void setDeadlineStage(std::string stage);
 // Throws TimeLimitReached when the thread's deadline has passed. Cheap
-// enough for inner loops: it reads the clock once every 256 calls.
+// enough for inner loops: it reads the clock once every 4096 calls.
 void checkDeadline();
 // The same, reading the clock every time (between kernels, after a parse).
 void checkDeadlineNow();

@@ -1,9 +1,11 @@
 #include "analyzer/warp/AccessEvaluator.h"
+#include "analyzer/warp/AccessFingerprint.h"
 #include "analyzer/warp/FlatExpr.h"
 #include "analyzer/warp/WarpSimulator.h"
 
 #include <algorithm>
 #include <array>
+#include <climits>
 #include <functional>
 #include <map>
 #include <set>
@@ -179,6 +181,8 @@ bool affineIn(const IndexExpr &e, const SymbolTest &is) {
   case ExprOp::LoopVar: // init +- k * step
     return (e.loop->stepOp == ExprOp::Add || e.loop->stepOp == ExprOp::Sub) && affineIn(*e.loop->init, is) &&
            affineIn(*e.loop->step, is);
+  case ExprOp::Select: // a condition the symbols do not reach picks one affine arm for every x
+    return !readsAny(*e.operands[0], is) && affineIn(*e.operands[1], is) && affineIn(*e.operands[2], is);
   default:
     return false;
   }
@@ -198,6 +202,36 @@ struct PatternHash {
     uint64_t h = 1469598103934665603ull;
     for (int64_t x : k.v)
       h = (h ^ static_cast<uint64_t>(x)) * 1099511628211ull;
+    return static_cast<size_t>(h);
+  }
+};
+
+// A lane-affine pattern by its corners: the warp (its lanes' threadIdx),
+// the active lanes, the address step along each threadIdx dimension and the
+// base address modulo 128 decide every lane's address up to a multiple of
+// 128 bytes, hence the measurement (PatternKey).
+struct CornerKey {
+  int warp = 0;
+  uint32_t activeMask = 0;
+  std::array<int64_t, 3> step{};
+  int64_t base = 0;
+  bool operator==(const CornerKey &o) const {
+    return warp == o.warp && activeMask == o.activeMask && step == o.step && base == o.base;
+  }
+};
+struct CornerHash {
+  // splitmix64's finalizer per field: FNV's multiply left the table's
+  // buckets unevenly filled (long chains dominated a loop-heavy file).
+  static uint64_t mix(uint64_t x) {
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+  }
+  size_t operator()(const CornerKey &k) const {
+    uint64_t h = 0;
+    for (uint64_t x : {static_cast<uint64_t>(k.warp), static_cast<uint64_t>(k.activeMask), static_cast<uint64_t>(k.step[0]),
+                       static_cast<uint64_t>(k.step[1]), static_cast<uint64_t>(k.step[2]), static_cast<uint64_t>(k.base)})
+      h = mix(h + x + 0x9e3779b97f4a7c15ull);
     return static_cast<size_t>(h);
   }
 };
@@ -337,6 +371,7 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
   for (auto &g : access.guards)
     guardsReadLoops = guardsReadLoops || g->dependsOnLoop();
   std::map<std::pair<int, int64_t>, std::array<bool, kWarpSize>> activeByWarp;
+  std::string activeKey; // see below
   std::vector<SampleRun> runs(samples.size());
   std::unordered_map<PatternKey, WarpAccessEval, PatternHash> measured;
   // A second block index matters only when the address or a guard reads it.
@@ -406,6 +441,29 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
     }
     return masks;
   };
+  // The corner path's state (see below), allocated once.
+  std::vector<FlatExpr> cornerExprs; // copies of `address`, made when first needed
+  std::array<Binding, 4> cornerBindings;
+  std::vector<std::array<int64_t, 4>> variantCorners(sweptIds.size() + 1), sampleCorners(samples.size());
+  std::unordered_map<CornerKey, WarpAccessEval, CornerHash> measuredByCorners;
+  // The loops the address reads (indices into plans). An iteration
+  // combination that differs from one already measured only in the other
+  // loops (those only guards read), with the same lanes active in every
+  // evaluated warp and block, measures exactly alike: it is skipped. Its
+  // severities equal the earlier one's, so neither the worst case (kept at
+  // its first occurrence) nor whether the iteration matters can change.
+  std::vector<size_t> addressPlans;
+  {
+    std::vector<std::shared_ptr<const LoopRecurrence>> addressLoops;
+    access.byteOffset->collectLoops(addressLoops);
+    for (size_t i = 0; i < plans.size(); ++i)
+      if (std::any_of(addressLoops.begin(), addressLoops.end(),
+                      [&](auto &l) { return l->loopId == plans[i].loop->loopId; }))
+        addressPlans.push_back(i);
+  }
+  bool skipRepeats = addressPlans.size() < plans.size();
+  std::set<std::vector<int64_t>> measuredCombos;
+  const std::vector<int> noWarps;
   size_t comboIndex = 0;
   std::vector<size_t> cursor(plans.size(), 0);
   for (;;) {
@@ -414,7 +472,26 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
     Binding iterBinding = base;
     for (size_t i = 0; i < plans.size(); ++i)
       iterBinding.loopIter[plans[i].loop->loopId] = plans[i].iterations[cursor[i]];
-    for (int warp : warps) {
+    bool repeat = false;
+    if (skipRepeats) {
+      std::vector<int64_t> signature;
+      for (size_t i : addressPlans)
+        signature.push_back(plans[i].iterations[cursor[i]]);
+      if (guardsReadLoops)
+        for (int warp : warps)
+          for (int64_t bi : blockIdxChoices) {
+            auto &masks = activeByIteration[{warp, bi}];
+            if (masks.empty()) {
+              Binding b = iterBinding;
+              for (int d = 0; d < 3; ++d)
+                b.blockIdx[d] = bi >= 0 ? bi : b.gridDim[d] - 1;
+              masks = activeLanesPerIteration(b, warp);
+            }
+            signature.push_back(masks[comboIndex]);
+          }
+      repeat = !measuredCombos.insert(std::move(signature)).second;
+    }
+    for (int warp : repeat ? noWarps : warps) {
       for (int64_t bi : blockIdxChoices) {
         Binding b = iterBinding;
         for (int d = 0; d < 3; ++d)
@@ -430,80 +507,105 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
           for (int l = 0; l < kWarpSize; ++l)
             active[l] = (masks[comboIndex] >> l) & 1;
         } else {
-          for (int l = 0; l < kWarpSize; ++l) {
-            int64_t tid = static_cast<int64_t>(warp) * kWarpSize + l;
-            if (tid >= block.threads())
-              continue;
-            bindThread(b, block, tid);
-            // As laneActive, the swept symbols at what guards read when there is one sample.
-            active[l] = std::none_of(guards.begin(), guards.end(), [&](FlatExpr &g) {
-              auto v = g.evaluate(b, samples[0].data());
-              return v && *v == 0;
-            });
+          // Accesses under one `if` share their guards: the lanes they let
+          // through are kept per thread across accesses (a stencil kernel
+          // evaluates the same guards for hundreds of accesses).
+          if (activeKey.empty()) {
+            activeKey = guardsFingerprint(access.guards) + "|B" + std::to_string(block.x) + ',' +
+                        std::to_string(block.y) + ',' + std::to_string(block.z) + "|G";
+            for (int d = 0; d < 3; ++d)
+              activeKey += std::to_string(base.gridDim[d]) + ',';
+            activeKey += "|v" + std::to_string(base.paramValue) + "|p";
+            for (auto &[k, v] : base.paramOverride)
+              activeKey += std::to_string(k) + '=' + std::to_string(v) + ',';
+            activeKey += "|u"; // the swept values are bound here too
+            for (auto &[k, v] : base.uniformOverride)
+              activeKey += std::to_string(k) + '=' + std::to_string(v) + ',';
+            activeKey += "|w";
+          }
+          std::string key = activeKey + std::to_string(warp) + ',' + std::to_string(bi);
+          thread_local std::unordered_map<std::string, std::array<bool, kWarpSize>> activeMemo;
+          if (auto memo = activeMemo.find(key); memo != activeMemo.end()) {
+            active = memo->second;
+          } else {
+            for (int l = 0; l < kWarpSize; ++l) {
+              int64_t tid = static_cast<int64_t>(warp) * kWarpSize + l;
+              if (tid >= block.threads())
+                continue;
+              bindThread(b, block, tid);
+              // As laneActive, the swept symbols at what guards read when there is one sample.
+              active[l] = std::none_of(guards.begin(), guards.end(), [&](FlatExpr &g) {
+                auto v = g.evaluate(b, samples[0].data());
+                return v && *v == 0;
+              });
+            }
+            if (activeMemo.size() >= 100000)
+              activeMemo.clear();
+            activeMemo.emplace(std::move(key), active);
           }
           activeByWarp[{warp, bi}] = active;
         }
         bool anyActive = std::find(active.begin(), active.end(), true) != active.end();
         anyActiveLane = anyActiveLane || anyActive;
+        if (!anyActive)
+          continue; // no lane to measure, whatever the sample
         bool anyUnknown = false;
-        // The address at threadIdx 0 and one step along each dimension.
-        auto corners = [&](std::array<int64_t, 4> &at, const int64_t *values) {
-          for (int d = 0; d <= 3; ++d) {
-            b.threadIdx[0] = b.threadIdx[1] = b.threadIdx[2] = 0;
-            if (d > 0)
-              b.threadIdx[d - 1] = 1;
-            auto v = address.evaluate(b, values);
-            if (!v)
-              return false; // at every lane alike (affineIn)
-            at[d] = *v;
-          }
-          return true;
-        };
-        auto atLane = [](const std::array<int64_t, 4> &at, const Binding &t) {
-          int64_t v = at[0];
-          for (int d = 0; d < 3; ++d)
-            v += t.threadIdx[d] * (at[d + 1] - at[0]);
-          return v;
-        };
-        if (laneAffine && anyActive && affine) {
-          // For zero swept values and one step along each swept symbol.
-          std::vector<std::array<int64_t, 4>> at(sweptIds.size() + 1);
+        // Lanes whose address is affine in threadIdx: per sample, the address
+        // at threadIdx 0 and one step along each dimension (the corners) give
+        // every lane's, and the lane pattern is that of the steps and the
+        // base address modulo 128: patterns seen before are not rebuilt.
+        bool viaCorners = laneAffine && anyActive;
+        if (viaCorners && affine) {
+          // The corners for zero swept values and one step along each swept
+          // symbol; a sample's corners are their affine combination.
           for (size_t variant = 0; variant <= sweptIds.size() && !anyUnknown; ++variant) {
             std::vector<int64_t> point = zeros;
             if (variant > 0)
               point[variant - 1] = 1;
-            anyUnknown = !corners(at[variant], point.data());
-          }
-          for (int l = 0; l < kWarpSize && !anyUnknown; ++l) {
-            if (!active[l])
-              continue;
-            bindThread(b, block, static_cast<int64_t>(warp) * kWarpSize + l);
-            int64_t a0 = atLane(at[0], b);
-            for (size_t i = 0; i < sweptIds.size(); ++i)
-              unit[i] = atLane(at[i + 1], b) - a0;
-            int64_t *row = &addresses[static_cast<size_t>(l) * samples.size()];
-            for (size_t s = 0; s < samples.size(); ++s) {
-              int64_t v = a0;
-              for (size_t i = 0; i < sweptIds.size(); ++i)
-                v += samples[s][i] * unit[i];
-              row[s] = v;
+            for (int d = 0; d <= 3 && !anyUnknown; ++d) {
+              Binding &cb = cornerBindings[d];
+              cb = b;
+              cb.threadIdx[0] = cb.threadIdx[1] = cb.threadIdx[2] = 0;
+              if (d > 0)
+                cb.threadIdx[d - 1] = 1;
+              auto v = address.evaluate(cb, point.data());
+              if (!v)
+                anyUnknown = true; // at every lane and sample alike (affineIn)
+              else
+                variantCorners[variant][d] = *v;
             }
           }
-        } else if (laneAffine && anyActive) {
-          // Each sample on its own, four evaluations each.
+          for (size_t s = 0; s < samples.size() && !anyUnknown; ++s)
+            for (int d = 0; d <= 3; ++d) {
+              int64_t v = variantCorners[0][d];
+              for (size_t i = 0; i < sweptIds.size(); ++i)
+                v += samples[s][i] * (variantCorners[i + 1][d] - variantCorners[0][d]);
+              sampleCorners[s][d] = v;
+            }
+        } else if (viaCorners) {
+          // Each corner bound once; the samples change only the instructions
+          // that read the swept symbols.
+          bool cornerBound[4];
+          if (cornerExprs.empty())
+            cornerExprs.assign(4, address);
+          for (int d = 0; d <= 3; ++d) {
+            Binding &cb = cornerBindings[d];
+            cb = b;
+            cb.threadIdx[0] = cb.threadIdx[1] = cb.threadIdx[2] = 0;
+            if (d > 0)
+              cb.threadIdx[d - 1] = 1;
+            cornerBound[d] = cornerExprs[d].bind(cb);
+          }
           for (size_t s = 0; s < samples.size(); ++s) {
             if (runs[s].failed)
               continue;
-            std::array<int64_t, 4> at;
-            if (!corners(at, samples[s].data())) {
-              runs[s].failed = true;
-              continue;
-            }
-            for (int l = 0; l < kWarpSize; ++l) {
-              if (!active[l])
-                continue;
-              bindThread(b, block, static_cast<int64_t>(warp) * kWarpSize + l);
-              addresses[static_cast<size_t>(l) * samples.size() + s] = atLane(at, b);
+            for (int d = 0; d <= 3; ++d) {
+              auto v = cornerBound[d] ? cornerExprs[d].at(samples[s].data()) : std::nullopt;
+              if (!v) {
+                runs[s].failed = true;
+                break;
+              }
+              sampleCorners[s][d] = *v;
             }
           }
         }
@@ -547,43 +649,101 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
         }
         if (anyUnknown) // for every sample alike
           return std::vector<std::optional<WarpAccessEval>>(samples.size());
+        // The lanes' threadIdx, and the box they span, for the corner path.
+        std::array<std::array<int64_t, 3>, kWarpSize> laneThread{};
+        int64_t boxLow[3] = {INT64_MAX, INT64_MAX, INT64_MAX}, boxHigh[3] = {INT64_MIN, INT64_MIN, INT64_MIN};
+        uint32_t activeMask = 0;
+        if (viaCorners)
+          for (int l = 0; l < kWarpSize; ++l) {
+            if (!active[l])
+              continue;
+            bindThread(b, block, static_cast<int64_t>(warp) * kWarpSize + l);
+            activeMask |= uint32_t{1} << l;
+            for (int d = 0; d < 3; ++d) {
+              laneThread[l][d] = b.threadIdx[d];
+              boxLow[d] = std::min(boxLow[d], b.threadIdx[d]);
+              boxHigh[d] = std::max(boxHigh[d], b.threadIdx[d]);
+            }
+          }
         for (size_t s = 0; s < samples.size(); ++s) {
           SampleRun &run = runs[s];
           if (run.failed)
             continue;
-          LaneAddresses lanes;
-          lanes.widthBytes = access.widthBytes;
-          bool outOfBounds = false, anyLane = false; // counted here: activeCount() was 17% of a swept file
-          for (int l = 0; l < kWarpSize; ++l) {
-            if (!active[l])
-              continue;
-            int64_t addr = addresses[static_cast<size_t>(l) * samples.size() + s];
-            anyLane = true;
-            lanes.active[l] = true;
-            lanes.address[l] = addr;
-            if (access.extentBytes > 0 && (addr < 0 || addr + access.widthBytes > access.extentBytes))
-              outOfBounds = true;
-          }
-          if (!anyLane || outOfBounds)
-            continue;
-          PatternKey key;
-          int64_t shift = 0;
-          bool first = true;
-          for (int l = 0; l < kWarpSize; ++l)
-            if (lanes.active[l]) {
-              if (first)
-                shift = 128 * floorDiv128(lanes.address[l]), first = false;
-              key.v[l] = lanes.address[l] - shift;
-              key.v[kWarpSize] |= int64_t{1} << l;
+          const WarpAccessEval *m = nullptr;
+          CornerKey cornerKey;
+          bool keyed = false;
+          if (viaCorners) {
+            const auto &c = sampleCorners[s];
+            int64_t step[3] = {c[1] - c[0], c[2] - c[0], c[3] - c[0]};
+            // Every active lane inside the array when the box of their
+            // threadIdx is: then no lane is out of bounds and the pattern
+            // alone decides.
+            bool inBounds = access.extentBytes <= 0;
+            if (!inBounds) {
+              __int128 low = c[0], high = c[0];
+              for (int d = 0; d < 3; ++d) {
+                __int128 a = static_cast<__int128>(step[d]) * boxLow[d], z = static_cast<__int128>(step[d]) * boxHigh[d];
+                low += std::min(a, z);
+                high += std::max(a, z);
+              }
+              inBounds = low >= 0 && high + access.widthBytes <= access.extentBytes;
+              // Every lane outside the array (the box is): not a real execution.
+              if (high < 0 || low + access.widthBytes > access.extentBytes)
+                continue;
             }
-          auto it = measured.find(key);
-          if (it == measured.end())
-            it = measured.emplace(key, measurePattern(lanes, access.space)).first;
-          double sev = evaluationSeverity(it->second, access.space);
+            if (inBounds) {
+              cornerKey = {warp, activeMask, {step[0], step[1], step[2]}, c[0] - 128 * floorDiv128(c[0])};
+              keyed = true;
+              if (auto it = measuredByCorners.find(cornerKey); it != measuredByCorners.end())
+                m = &it->second;
+            }
+          }
+          if (!m) {
+            LaneAddresses lanes;
+            lanes.widthBytes = access.widthBytes;
+            bool outOfBounds = false, anyLane = false; // counted here: activeCount() was 17% of a swept file
+            for (int l = 0; l < kWarpSize; ++l) {
+              if (!active[l])
+                continue;
+              int64_t addr;
+              if (viaCorners) {
+                const auto &c = sampleCorners[s];
+                addr = c[0];
+                for (int d = 0; d < 3; ++d)
+                  addr += laneThread[l][d] * (c[d + 1] - c[0]);
+              } else {
+                addr = addresses[static_cast<size_t>(l) * samples.size() + s];
+              }
+              anyLane = true;
+              lanes.active[l] = true;
+              lanes.address[l] = addr;
+              if (access.extentBytes > 0 && (addr < 0 || addr + access.widthBytes > access.extentBytes))
+                outOfBounds = true;
+            }
+            if (!anyLane || outOfBounds)
+              continue;
+            PatternKey key;
+            int64_t shift = 0;
+            bool first = true;
+            for (int l = 0; l < kWarpSize; ++l)
+              if (lanes.active[l]) {
+                if (first)
+                  shift = 128 * floorDiv128(lanes.address[l]), first = false;
+                key.v[l] = lanes.address[l] - shift;
+                key.v[kWarpSize] |= int64_t{1} << l;
+              }
+            auto it = measured.find(key);
+            if (it == measured.end())
+              it = measured.emplace(key, measurePattern(lanes, access.space)).first;
+            m = &it->second;
+            if (keyed)
+              measuredByCorners.emplace(cornerKey, *m);
+          }
+          double sev = evaluationSeverity(*m, access.space);
           run.comboSeverity = std::max(run.comboSeverity, sev);
           if (sev > run.worstSeverity) {
             run.worstSeverity = sev;
-            WarpAccessEval e = it->second;
+            WarpAccessEval e = *m;
             e.block = block;
             e.warpInBlock = warp;
             Binding named = b;
@@ -611,6 +771,7 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
       break;
     ++comboIndex;
   }
+
   int64_t warpCount = (block.threads() + kWarpSize - 1) / kWarpSize;
   if (!anyActiveLane && !opts.everyWarp && warpCount > static_cast<int64_t>(warps.size()) &&
       static_cast<int64_t>(combos) * warpCount * static_cast<int64_t>(blockIdxChoices.size()) <= opts.maxBindings) {

@@ -1,10 +1,13 @@
 #include "analyzer/warp/UniformSweep.h"
+#include "analyzer/warp/AccessFingerprint.h"
 
 #include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <map>
 #include <set>
+#include <string>
+#include <unordered_map>
 
 namespace warplint {
 
@@ -172,8 +175,72 @@ bool holdsForEveryValue(const UniformSweep &sweep, const std::function<bool(cons
   return any;
 }
 
+namespace {
+
+void evaluateAccessImpl(const GuardedAccess &access, const std::vector<BlockShape> &shapes,
+                        const EvaluationOptions &opts, MemoryAccess &f);
+
+// What evaluateAccessImpl does to a MemoryAccess, kept for accesses with the
+// same fingerprint: evaluations appended (no unknown swept) or put in place
+// of f's (a sweep, when one value held for every sample), assumptions
+// appended, the sweep set.
+struct EvaluationEffect {
+  MemoryAccess result; // evaluateAccessImpl on an empty access of the same space
+  size_t samples = 0;  // the sweep's size, to bound the memo's memory
+};
+
+void applyEffect(const EvaluationEffect &effect, MemoryAccess &f) {
+  const MemoryAccess &r = effect.result;
+  if (!r.uniformSweep) {
+    size_t before = f.evals.size();
+    f.evals.insert(f.evals.end(), r.evals.begin(), r.evals.end());
+    if (r.worstEval >= 0)
+      f.worstEval = static_cast<int>(before) + r.worstEval;
+  } else if (!r.evals.empty()) {
+    f.evals = r.evals;
+    f.worstEval = r.worstEval;
+  }
+  f.assumptions.insert(f.assumptions.end(), r.assumptions.begin(), r.assumptions.end());
+  if (r.uniformSweep)
+    f.uniformSweep = r.uniformSweep;
+}
+
+// Per thread (units are analyzed in parallel), for the whole run: the key
+// names everything the evaluation reads, so results are shared across
+// kernels and files alike. Bounded by the samples kept; emptied when full.
+struct EvaluationMemo {
+  std::unordered_map<std::string, EvaluationEffect> byKey;
+  size_t samples = 0;
+  static constexpr size_t kMaxSamples = 200000, kMaxEntries = 20000;
+};
+
+} // namespace
+
 void evaluateAccess(const GuardedAccess &access, const std::vector<BlockShape> &shapes, const EvaluationOptions &opts,
                     MemoryAccess &f) {
+  thread_local EvaluationMemo memo;
+  std::string key = accessFingerprint(access, f.space, shapes, opts);
+  auto it = memo.byKey.find(key);
+  if (it == memo.byKey.end()) {
+    EvaluationEffect effect;
+    effect.result.space = f.space;
+    evaluateAccessImpl(access, shapes, opts, effect.result);
+    if (effect.result.uniformSweep)
+      effect.samples = effect.result.uniformSweep->samples.size();
+    if (memo.samples + effect.samples > EvaluationMemo::kMaxSamples || memo.byKey.size() >= EvaluationMemo::kMaxEntries) {
+      memo.byKey.clear();
+      memo.samples = 0;
+    }
+    memo.samples += effect.samples;
+    it = memo.byKey.emplace(std::move(key), std::move(effect)).first;
+  }
+  applyEffect(it->second, f);
+}
+
+namespace {
+
+void evaluateAccessImpl(const GuardedAccess &access, const std::vector<BlockShape> &shapes,
+                        const EvaluationOptions &opts, MemoryAccess &f) {
   auto evaluateAll = [&](const GuardedAccess &ga, const EvaluationOptions &eo, std::vector<WarpAccessEval> &evals,
                          int &worstIndex) {
     double worst = -1;
@@ -326,5 +393,7 @@ void evaluateAccess(const GuardedAccess &access, const std::vector<BlockShape> &
       sweep.conditions.push_back("worst when " + *c);
   f.uniformSweep = std::move(sweep);
 }
+
+} // namespace
 
 } // namespace warplint

@@ -1,0 +1,133 @@
+#include "analyzer/warp/AccessFingerprint.h"
+
+#include <unordered_map>
+
+namespace warplint {
+
+namespace {
+
+// Serializes expression DAGs node by node, each node once, children by the
+// number they were given: the text is as long as the DAG, not its tree, and
+// equal text means equal structure. Symbols by kind and index (what a
+// binding reads) and name (what messages print); loops by id, variable,
+// recurrence and condition.
+class Serializer {
+public:
+  explicit Serializer(std::string &out) : out_(out) {}
+
+  int expr(const IndexExpr &e) {
+    if (auto it = exprs_.find(&e); it != exprs_.end())
+      return it->second;
+    std::vector<int> children;
+    for (auto &o : e.operands)
+      children.push_back(expr(*o));
+    int loop = e.op == ExprOp::LoopVar && e.loop ? recurrence(*e.loop) : -1;
+    int id = next_++;
+    out_ += 'n';
+    out_ += std::to_string(static_cast<int>(e.op));
+    switch (e.op) {
+    case ExprOp::Const: out_ += ':' + std::to_string(e.value); break;
+    case ExprOp::Sym:
+      out_ += ':' + std::to_string(static_cast<int>(e.sym.kind)) + ',' + std::to_string(e.sym.index) + ',' +
+              (e.sym.boolean ? "b" : "") + e.sym.name;
+      break;
+    case ExprOp::Unknown: out_ += ':' + e.unknownReason; break;
+    case ExprOp::LoopVar: out_ += ":L" + std::to_string(loop); break;
+    default: break;
+    }
+    for (int c : children)
+      out_ += ',' + std::to_string(c);
+    out_ += ';';
+    exprs_.emplace(&e, id);
+    return id;
+  }
+
+private:
+  int recurrence(const LoopRecurrence &r) {
+    if (auto it = loops_.find(&r); it != loops_.end())
+      return it->second;
+    // Numbered before its parts: the condition reads the loop's own variable.
+    int id = nextLoop_++;
+    loops_.emplace(&r, id);
+    int init = r.init ? expr(*r.init) : -1, step = r.step ? expr(*r.step) : -1, cond = r.cond ? expr(*r.cond) : -1;
+    out_ += 'L' + std::to_string(id) + '=' + std::to_string(r.loopId) + ',' + r.var + ',' +
+            std::to_string(static_cast<int>(r.stepOp)) + ',' + std::to_string(init) + ',' + std::to_string(step) + ',' +
+            std::to_string(cond) + ';';
+    return id;
+  }
+
+  std::string &out_;
+  std::unordered_map<const IndexExpr *, int> exprs_;
+  std::unordered_map<const LoopRecurrence *, int> loops_;
+  int next_ = 0, nextLoop_ = 0;
+};
+
+void appendShape(std::string &out, const BlockShape &s) {
+  out += '(' + std::to_string(s.x) + ',' + std::to_string(s.y) + ',' + std::to_string(s.z) + ')';
+}
+
+void appendValues(std::string &out, const std::map<int, int64_t> &values) {
+  out += '{';
+  for (auto &[k, v] : values)
+    out += std::to_string(k) + '=' + std::to_string(v) + ',';
+  out += '}';
+}
+
+} // namespace
+
+std::string guardsFingerprint(const std::vector<ExprRef> &guards) {
+  std::string out;
+  Serializer ser(out);
+  for (auto &g : guards) {
+    out += "|g";
+    ser.expr(*g);
+  }
+  return out;
+}
+
+std::string accessFingerprint(const GuardedAccess &access, AddressSpace space, const std::vector<BlockShape> &shapes,
+                              const EvaluationOptions &opts) {
+  // Every field of EvaluationOptions is written below: a new one must be too.
+  // (grid; symbolicValue, sweepBudget; maxIterationsPerLoop, maxBindings;
+  // the two override maps; everyWarp and lastBlock, padded; blockIndex.)
+  static_assert(sizeof(EvaluationOptions) == sizeof(std::optional<BlockShape>) + 2 * sizeof(int64_t) + 2 * sizeof(int) +
+                                                 2 * sizeof(std::map<int, int64_t>) + 8 + 3 * sizeof(int64_t),
+                "EvaluationOptions changed: add the new option to accessFingerprint");
+  // The expressions' part, kept for the last access seen: the guard-value
+  // retries (UnreachedAccess.cpp) evaluate one access under many options.
+  // The references held keep the pointers compared from being reused.
+  thread_local ExprRef lastOffset;
+  thread_local std::vector<ExprRef> lastGuards;
+  thread_local std::string lastText;
+  if (lastOffset != access.byteOffset || lastGuards != access.guards) {
+    lastText.clear();
+    Serializer ser(lastText);
+    lastText += "a";
+    ser.expr(*access.byteOffset);
+    for (auto &g : access.guards) {
+      lastText += "|g";
+      ser.expr(*g);
+    }
+    lastOffset = access.byteOffset;
+    lastGuards = access.guards;
+  }
+  std::string out = lastText;
+  out += "|w" + std::to_string(access.widthBytes) + "|s" + std::to_string(static_cast<int>(access.space)) + "|f" +
+         std::to_string(static_cast<int>(space)) + "|e" + std::to_string(access.extentBytes) + "|shapes";
+  for (auto &s : shapes)
+    appendShape(out, s);
+  out += "|grid";
+  if (opts.grid)
+    appendShape(out, *opts.grid);
+  out += "|v" + std::to_string(opts.symbolicValue) + "|i" + std::to_string(opts.maxIterationsPerLoop) + "|b" +
+         std::to_string(opts.maxBindings) + "|B" + std::to_string(opts.sweepBudget) + "|p";
+  appendValues(out, opts.paramOverrides);
+  out += "|u";
+  appendValues(out, opts.uniformOverrides);
+  out += "|o" + std::to_string(opts.everyWarp) + std::to_string(opts.lastBlock) + "|k" +
+         std::to_string(opts.blockIndex[0]) + ',' + std::to_string(opts.blockIndex[1]) + ',' +
+         std::to_string(opts.blockIndex[2]);
+  return out;
+}
+
+} // namespace warplint
