@@ -444,6 +444,21 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
   // The corner path's state (see below), allocated once.
   std::vector<FlatExpr> cornerExprs; // copies of `address`, made when first needed
   std::array<Binding, 4> cornerBindings;
+  // Corner d of a warp under `b`: threadIdx 0, or one step along dimension d - 1.
+  auto bindCorner = [&](const Binding &b, int d) -> const Binding & {
+    Binding &cb = cornerBindings[d];
+    cb = b;
+    cb.threadIdx[0] = cb.threadIdx[1] = cb.threadIdx[2] = 0;
+    if (d > 0)
+      cb.threadIdx[d - 1] = 1;
+    return cb;
+  };
+  // `b` in block `bi` of every dimension (-1: the grid's last).
+  auto inBlock = [](Binding b, int64_t bi) {
+    for (int d = 0; d < 3; ++d)
+      b.blockIdx[d] = bi >= 0 ? bi : b.gridDim[d] - 1;
+    return b;
+  };
   std::vector<std::array<int64_t, 4>> variantCorners(sweptIds.size() + 1), sampleCorners(samples.size());
   std::unordered_map<CornerKey, WarpAccessEval, CornerHash> measuredByCorners;
   // The loops the address reads (indices into plans). An iteration
@@ -481,21 +496,15 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
         for (int warp : warps)
           for (int64_t bi : blockIdxChoices) {
             auto &masks = activeByIteration[{warp, bi}];
-            if (masks.empty()) {
-              Binding b = iterBinding;
-              for (int d = 0; d < 3; ++d)
-                b.blockIdx[d] = bi >= 0 ? bi : b.gridDim[d] - 1;
-              masks = activeLanesPerIteration(b, warp);
-            }
+            if (masks.empty())
+              masks = activeLanesPerIteration(inBlock(iterBinding, bi), warp);
             signature.push_back(masks[comboIndex]);
           }
       repeat = !measuredCombos.insert(std::move(signature)).second;
     }
     for (int warp : repeat ? noWarps : warps) {
       for (int64_t bi : blockIdxChoices) {
-        Binding b = iterBinding;
-        for (int d = 0; d < 3; ++d)
-          b.blockIdx[d] = bi >= 0 ? bi : b.gridDim[d] - 1;
+        Binding b = inBlock(iterBinding, bi);
         std::array<bool, kWarpSize> active{};
         auto cached = activeByWarp.find({warp, bi});
         if (!guardsReadLoops && cached != activeByWarp.end()) {
@@ -510,20 +519,9 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
           // Accesses under one `if` share their guards: the lanes they let
           // through are kept per thread across accesses (a stencil kernel
           // evaluates the same guards for hundreds of accesses).
-          if (activeKey.empty()) {
-            activeKey = guardsFingerprint(access.guards) + "|B" + std::to_string(block.x) + ',' +
-                        std::to_string(block.y) + ',' + std::to_string(block.z) + "|G";
-            for (int d = 0; d < 3; ++d)
-              activeKey += std::to_string(base.gridDim[d]) + ',';
-            activeKey += "|v" + std::to_string(base.paramValue) + "|p";
-            for (auto &[k, v] : base.paramOverride)
-              activeKey += std::to_string(k) + '=' + std::to_string(v) + ',';
-            activeKey += "|u"; // the swept values are bound here too
-            for (auto &[k, v] : base.uniformOverride)
-              activeKey += std::to_string(k) + '=' + std::to_string(v) + ',';
-            activeKey += "|w";
-          }
-          std::string key = activeKey + std::to_string(warp) + ',' + std::to_string(bi);
+          if (activeKey.empty())
+            activeKey = guardsContextFingerprint(access.guards, block, base);
+          std::string key = activeKey + "|w" + std::to_string(warp) + ',' + std::to_string(bi);
           thread_local std::unordered_map<std::string, std::array<bool, kWarpSize>> activeMemo;
           if (auto memo = activeMemo.find(key); memo != activeMemo.end()) {
             active = memo->second;
@@ -563,12 +561,7 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
             if (variant > 0)
               point[variant - 1] = 1;
             for (int d = 0; d <= 3 && !anyUnknown; ++d) {
-              Binding &cb = cornerBindings[d];
-              cb = b;
-              cb.threadIdx[0] = cb.threadIdx[1] = cb.threadIdx[2] = 0;
-              if (d > 0)
-                cb.threadIdx[d - 1] = 1;
-              auto v = address.evaluate(cb, point.data());
+              auto v = address.evaluate(bindCorner(b, d), point.data());
               if (!v)
                 anyUnknown = true; // at every lane and sample alike (affineIn)
               else
@@ -588,14 +581,8 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
           bool cornerBound[4];
           if (cornerExprs.empty())
             cornerExprs.assign(4, address);
-          for (int d = 0; d <= 3; ++d) {
-            Binding &cb = cornerBindings[d];
-            cb = b;
-            cb.threadIdx[0] = cb.threadIdx[1] = cb.threadIdx[2] = 0;
-            if (d > 0)
-              cb.threadIdx[d - 1] = 1;
-            cornerBound[d] = cornerExprs[d].bind(cb);
-          }
+          for (int d = 0; d <= 3; ++d)
+            cornerBound[d] = cornerExprs[d].bind(bindCorner(b, d));
           for (size_t s = 0; s < samples.size(); ++s) {
             if (runs[s].failed)
               continue;

@@ -85,6 +85,19 @@ std::string guardsFingerprint(const std::vector<ExprRef> &guards) {
   return out;
 }
 
+std::string guardsContextFingerprint(const std::vector<ExprRef> &guards, const BlockShape &block,
+                                     const Binding &base) {
+  std::string out = guardsFingerprint(guards) + "|B";
+  appendShape(out, block);
+  out += "|G";
+  appendShape(out, BlockShape{base.gridDim[0], base.gridDim[1], base.gridDim[2]});
+  out += "|v" + std::to_string(base.paramValue) + "|p";
+  appendValues(out, base.paramOverride);
+  out += "|u"; // the swept values are bound here too
+  appendValues(out, base.uniformOverride);
+  return out;
+}
+
 std::string accessFingerprint(const GuardedAccess &access, AddressSpace space, const std::vector<BlockShape> &shapes,
                               const EvaluationOptions &opts) {
   // Every field of EvaluationOptions is written below: a new one must be too.

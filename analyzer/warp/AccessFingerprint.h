@@ -17,6 +17,12 @@ namespace warplint {
 // nothing else but the binding).
 std::string guardsFingerprint(const std::vector<ExprRef> &guards);
 
+// The guards with what else a lane's verdict under them reads from a block's
+// binding (block shape, grid, parameter and uniform values): the active
+// lanes of a warp are the same for equal keys.
+std::string guardsContextFingerprint(const std::vector<ExprRef> &guards, const BlockShape &block,
+                                     const Binding &base);
+
 std::string accessFingerprint(const GuardedAccess &access, AddressSpace space, const std::vector<BlockShape> &shapes,
                               const EvaluationOptions &opts);
 
