@@ -6,6 +6,7 @@
 #include "analyzer/frontend/SourceCheck.h"
 #include "analyzer/facts/DataObjects.h"
 #include "analyzer/facts/WarpExchanges.h"
+#include "analyzer/facts/WarpHelperTails.h"
 #include "analyzer/facts/WarpTails.h"
 #include "analyzer/model/KernelWalker.h"
 #include "analyzer/model/LaunchSites.h"
@@ -235,6 +236,7 @@ private:
   void model(ASTContext &ctx) {
     ModelVisitor v(ctx, out_.model);
     v.TraverseDecl(ctx.getTranslationUnitDecl());
+    describeWarpHelperTails(ctx); // warp tails in __device__ helpers and all their calls, for the rewrite
     UnitModel &m = out_.model;
     dropInlinedHelpers(m);
     m.kernelLaunches.resize(m.kernels.size());

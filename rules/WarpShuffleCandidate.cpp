@@ -211,6 +211,12 @@ class WarpShuffleCandidate : public Rule {
 public:
   const RuleInfo &info() const override { return kInfo; }
 
+  // A tail in a __device__ helper is fixed only when every call of it in the
+  // unit is proven exact: decided here, once every kernel's findings exist.
+  void checkUnit(const TranslationUnitResult &unit, const RuleContext &, std::vector<Finding> &out) const override {
+    settleHelperTailFixes(unit, out);
+  }
+
   void check(const KernelInfo &k, const RuleContext &ctx, std::vector<Finding> &out) const override {
     if (!k.warpExchanges)
       return;

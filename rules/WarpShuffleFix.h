@@ -10,12 +10,19 @@
 #include "rules/Finding.h"
 
 #include <string>
+#include <vector>
 
 namespace warplint {
 
 // Adds the fix or the note saying why none is offered, and details["fix"],
 // to `f`, the finding on `ex` (a "down" exchange ordered by `sync`).
 void describeWarpTailFix(const KernelInfo &k, const WarpExchange &ex, const std::string &sync, Finding &f);
+
+// A warp tail in a __device__ helper is rewritten in the helper's body, so
+// only when every call of the helper in the unit is proven exact: the
+// findings left pending by describeWarpTailFix get the fix or the refusal
+// naming the call that fails. Run once per unit, after every kernel's check.
+void settleHelperTailFixes(const TranslationUnitResult &unit, std::vector<Finding> &findings);
 
 extern const char *const kWarpTailFixSafety;
 

@@ -7,6 +7,7 @@
 // them or not. Anything else in the braces is recorded as the refusal, so the
 // rule can say why it offers no rewrite.
 #include "analyzer/facts/WarpTails.h"
+#include "analyzer/facts/WarpHelperTails.h"
 #include "analyzer/facts/RewriteFacts.h"
 #include "analyzer/results/WarpExchange.h"
 
@@ -14,7 +15,11 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include "llvm/Support/FileSystem.h"
+
+#include <algorithm>
 #include <map>
+#include <mutex>
 #include <set>
 
 namespace warplint {
@@ -164,6 +169,161 @@ public:
     return true;
   }
 
+  // The body of __device__ helper `fd` (an instance: types are known) as a
+  // warp tail: steps on a pointer parameter at a tid parameter, each
+  // unguarded or under `if (CONSTANT)`, __syncwarp() between them or not; or
+  // the register form `T v = s[t]; v += s[t + k]; s[t] = v; ...`. False when
+  // the body holds no step at all (not a tail); `h.tail.refusal` says why a
+  // tail cannot be rewritten.
+  bool parseHelper(const FunctionDecl *fd, HelperWarpTail &h) {
+    auto *body = dyn_cast_or_null<CompoundStmt>(fd->getBody());
+    if (!body)
+      return false;
+    helper_ = fd;
+    tidParam_ = nullptr;
+    array_ = nullptr;
+    aliases_.clear();
+    WarpTail &t = h.tail;
+    t.loc = toLocation(sm_, body->getLBracLoc());
+    t.firstLine = sm_.getPresumedLineNumber(sm_.getExpansionLoc(body->getLBracLoc()));
+    t.lastLine = sm_.getPresumedLineNumber(sm_.getExpansionLoc(body->getRBracLoc()));
+    t.body = fileSpan(ctx_, CharSourceRange::getTokenRange(body->getSourceRange()));
+    t.indent = lineIndent(fd->getBeginLoc());
+    if (!body->body_empty())
+      t.innerIndent = lineIndent((*body->body_begin())->getBeginLoc());
+    if (t.innerIndent.size() <= t.indent.size())
+      t.innerIndent = t.indent + "  ";
+    const VarDecl *acc = nullptr; // the register form's local
+    bool stored = true;           // register form: the last step's value was stored back
+    auto refuse = [&](const std::string &why) {
+      if (t.refusal.empty())
+        t.refusal = why;
+    };
+    for (Stmt *st : body->body()) {
+      if (isa<NullStmt>(st))
+        continue;
+      if (st->getBeginLoc().isMacroID() || st->getEndLoc().isMacroID()) {
+        refuse("the statement at line " + line(st) + " is written through a macro");
+        continue;
+      }
+      if (isSyncwarp(st)) {
+        ++t.syncwarps;
+        continue;
+      }
+      std::string guard;
+      const Stmt *inner = st;
+      if (auto *ifs = dyn_cast<IfStmt>(st)) {
+        const Stmt *then = ifs->getThen();
+        if (auto *cs = dyn_cast<CompoundStmt>(then); cs && cs->size() == 1)
+          then = cs->body_front();
+        bool value = false;
+        if (ifs->getElse() || ifs->getInit() || ifs->getConditionVariable() || !isa<Expr>(then)) {
+          refuse("the statement at line " + line(st) + " is an `if` that holds more than one step");
+          continue;
+        }
+        if (!ifs->getCond()->EvaluateAsBooleanCondition(value, ctx_)) {
+          refuse("the condition `" + text(ifs->getCond()->getSourceRange()) + "` at line " + line(st) +
+                 " is not a compile-time constant");
+          continue;
+        }
+        guard = text(ifs->getCond()->getSourceRange());
+        inner = then;
+      }
+      if (auto *ds = dyn_cast<DeclStmt>(inner)) {
+        auto *v = ds->isSingleDecl() ? dyn_cast<VarDecl>(ds->getSingleDecl()) : nullptr;
+        if (!h.tail.steps.empty() || acc || !v || !v->getInit() || subscript(v->getInit()) != 0 || !guard.empty()) {
+          refuse("the helper declares '" + (v ? v->getNameAsString() : std::string("several names")) + "' at line " +
+                 line(ds) + ", not a register loaded from element tid before the steps");
+          continue;
+        }
+        acc = v;
+        h.registerForm = true;
+        continue;
+      }
+      auto *e = dyn_cast<Expr>(inner);
+      if (!e) {
+        refuse("the helper holds another statement at line " + line(st));
+        continue;
+      }
+      if (acc) {
+        // Register form: `v += s[t + k];` then `s[t] = v;`.
+        e = e->IgnoreParens();
+        std::string at = " at line " + line(e);
+        if (auto *c = dyn_cast<CompoundAssignOperator>(e); c && refersTo(c->getLHS(), acc)) {
+          WarpTailStep step;
+          step.line = sm_.getPresumedLineNumber(sm_.getExpansionLoc(e->getBeginLoc()));
+          step.offset = c->getOpcode() == BO_AddAssign ? subscript(c->getRHS(), &step.indexText) : -1;
+          if (step.offset <= 0 || !guard.empty()) {
+            refuse("the step" + at + " does not add element tid + a constant to '" + acc->getNameAsString() + "'");
+            continue;
+          }
+          if (!stored)
+            refuse("the step" + at + " reads before the previous step's value was stored back");
+          step.form = WarpTailStep::Form::Compound;
+          step.combine = "+";
+          step.opKey = "+";
+          t.steps.push_back(step);
+          h.guards.push_back("");
+          h.otherReads.push_back(toLocation(sm_, c->getRHS()->getBeginLoc()));
+          stored = false;
+          continue;
+        }
+        auto *assign = dyn_cast<BinaryOperator>(e);
+        if (assign && assign->getOpcode() == BO_Assign && subscript(assign->getLHS()) == 0 &&
+            refersTo(assign->getRHS(), acc) && guard.empty()) {
+          stored = true;
+          continue;
+        }
+        refuse("the helper holds another statement" + at);
+        continue;
+      }
+      WarpTailStep step;
+      otherRead_ = nullptr;
+      std::string why = parseStep(e, step);
+      if (!why.empty()) {
+        refuse(why);
+        continue;
+      }
+      t.steps.push_back(step);
+      h.guards.push_back(guard);
+      h.otherReads.push_back(otherRead_ ? toLocation(sm_, otherRead_->getBeginLoc()) : SourceLocation{});
+    }
+    helper_ = nullptr;
+    if (t.steps.empty() || !array_)
+      return false;
+    if (acc && !stored)
+      refuse("the last step's value is not stored back to element tid");
+    t.array = array_->getNameAsString();
+    t.tidText = tidParam_ ? tidParam_->getNameAsString() : "threadIdx.x";
+    QualType elem = array_->getType()->getPointeeType();
+    if (acc && !ctx_.hasSameType(acc->getType().getUnqualifiedType(), elem.getUnqualifiedType()))
+      refuse("the register '" + acc->getNameAsString() + "' has another type than the array's elements");
+    if (!shuffleType(elem.getUnqualifiedType()))
+      refuse("the element type '" + elem.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy()) +
+             "' is not one __shfl_down_sync moves as it is (int, unsigned, long long, unsigned long long, float, "
+             "double)");
+    // The type as the helper's source spells it (`T`, `data`): the same text
+    // serves every instance.
+    const FunctionDecl *pattern = fd->getTemplateInstantiationPattern() ? fd->getTemplateInstantiationPattern() : fd;
+    const ParmVarDecl *p = cast<ParmVarDecl>(array_);
+    if (p->getFunctionScopeIndex() < pattern->getNumParams())
+      t.elementType = pattern->getParamDecl(p->getFunctionScopeIndex())
+                          ->getType()
+                          ->getPointeeType()
+                          .getUnqualifiedType()
+                          .getAsString(ctx_.getPrintingPolicy());
+    if (t.refusal.empty() && !t.body.valid())
+      t.refusal = "the helper's body is not written in one place of a file";
+    t.valueName = "v";
+    for (int n = 0; (body_.names.count(t.valueName) && (!acc || t.valueName != acc->getNameAsString())) ||
+                    t.valueName == t.array || t.valueName == t.tidText || t.valueName == t.elementType;
+         ++n)
+      t.valueName = "v" + std::to_string(n);
+    h.helper = fd->getNameAsString();
+    h.loc = toLocation(sm_, fd->getLocation());
+    return true;
+  }
+
 private:
   std::string text(SourceRange r) { return sourceText(ctx_, r); }
   std::string line(const Stmt *s) { return std::to_string(sm_.getPresumedLineNumber(sm_.getExpansionLoc(s->getBeginLoc()))); }
@@ -202,14 +362,27 @@ private:
 
   bool isTid(const Expr *e) {
     if (isThreadIdxX(e))
-      return true;
+      return !helper_ || !tidParam_; // a helper uses one spelling of tid
     auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
     auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+    // In a helper: one integer parameter, never written, is the caller's tid
+    // (each call is checked to pass threadIdx.x).
+    if (helper_ && v && isa<ParmVarDecl>(v) && v->getDeclContext() == helper_ && v->getType()->isIntegerType() &&
+        !body_.written.count(v)) {
+      if (!tidParam_)
+        tidParam_ = cast<ParmVarDecl>(v);
+      return v == tidParam_;
+    }
     if (!v || isa<ParmVarDecl>(v) || !v->hasLocalStorage() || !v->getInit() || body_.written.count(v) ||
         !v->getType()->isIntegerType())
       return false;
     // Unsigned or at least 32 bits: threadIdx.x < 1024 fits either way.
     return isThreadIdxX(v->getInit());
+  }
+
+  static bool refersTo(const Expr *e, const VarDecl *v) {
+    auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    return d && d->getDecl() == v;
   }
 
   static bool isSyncwarp(const Stmt *st) {
@@ -244,6 +417,9 @@ private:
     auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenCasts());
     auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
     if (v && v->hasAttr<CUDASharedAttr>() && v->getType()->isArrayType())
+      return v;
+    // In a helper: a pointer parameter of it stands for the caller's array.
+    if (v && helper_ && isa<ParmVarDecl>(v) && v->getDeclContext() == helper_ && v->getType()->isPointerType())
       return v;
     return nullptr;
   }
@@ -292,6 +468,7 @@ private:
       if (subscript(c->getLHS()) != 0)
         return "the step" + at + " does not store to element tid of the array";
       step.offset = subscript(c->getRHS(), &step.indexText);
+      otherRead_ = c->getRHS();
       if (step.offset <= 0)
         return "the step" + at + " does not read element tid + a constant";
       if (!ctx_.hasSameType(c->getComputationResultType().getUnqualifiedType(),
@@ -344,9 +521,11 @@ private:
     if (ka == 0 && kb > 0) {
       step.offset = kb;
       step.indexText = tb;
+      otherRead_ = b;
     } else if (kb == 0 && ka > 0) {
       step.offset = ka;
       step.indexText = ta;
+      otherRead_ = a;
       step.otherFirst = true;
     } else {
       return "the step" + at + " does not combine element tid with element tid + a constant";
@@ -358,9 +537,51 @@ private:
   SourceManager &sm_;
   const FunctionDecl *fn_;
   const BodyFacts &body_;
+  const FunctionDecl *helper_ = nullptr;    // set while parsing a helper's body
+  const ParmVarDecl *tidParam_ = nullptr;   // the helper's tid parameter, once seen
+  const Expr *otherRead_ = nullptr;         // the last step's read of the other lane's element
   const VarDecl *array_ = nullptr;
   std::map<const VarDecl *, QualType> aliases_; // alias -> its pointee type
 };
+
+} // namespace
+
+namespace {
+
+// Calls to __device__ functions in a body.
+class CalleeFinder : public RecursiveASTVisitor<CalleeFinder> {
+public:
+  std::vector<const FunctionDecl *> callees;
+  bool VisitCallExpr(CallExpr *c) {
+    if (const FunctionDecl *fd = c->getDirectCallee())
+      if (fd->hasAttr<CUDADeviceAttr>() && !fd->hasAttr<CUDAGlobalAttr>() && fd->getBody())
+        callees.push_back(fd);
+    return true;
+  }
+};
+
+bool parsesAsHelperTail(ASTContext &ctx, const FunctionDecl *fd, WarpTail &out);
+
+// The tails of the __device__ helpers `fn` reaches through calls (three
+// levels deep): listed with the function's own tails so that the exchange
+// run records the value flows the helper fix checks (what the caller reads
+// after the call).
+void helperTailsReached(ASTContext &ctx, const FunctionDecl *fn, int depth, std::set<const FunctionDecl *> &seen,
+                        std::vector<WarpTail> &out) {
+  if (depth > 3 || !fn->getBody())
+    return;
+  CalleeFinder calls;
+  calls.TraverseStmt(fn->getBody());
+  for (const FunctionDecl *callee : calls.callees) {
+    if (!seen.insert(callee).second)
+      continue;
+    WarpTail t;
+    if (parsesAsHelperTail(ctx, callee, t))
+      out.push_back(std::move(t));
+    else
+      helperTailsReached(ctx, callee, depth + 1, seen, out);
+  }
+}
 
 } // namespace
 
@@ -371,11 +592,264 @@ void describeWarpTails(ASTContext &ctx, const FunctionDecl *fn, ModeledKernel &k
   body.TraverseStmt(fn->getBody());
   TailFinder finder(ctx, fn, body);
   finder.TraverseStmt(fn->getBody());
+  std::set<const FunctionDecl *> seen{fn};
+  helperTailsReached(ctx, fn, 0, seen, finder.tails);
   if (finder.tails.empty())
     return;
   auto facts = std::make_shared<WarpExchangeFacts>();
   facts->tails = std::move(finder.tails);
   k.info.warpExchanges = facts;
+}
+
+} // namespace warplint
+
+// ---- warp tails in __device__ helpers, and every call of them ----------
+
+namespace warplint {
+
+namespace {
+
+bool isDeviceHelper(const FunctionDecl *fd) {
+  return fd && fd->hasAttr<CUDADeviceAttr>() && !fd->hasAttr<CUDAGlobalAttr>() && fd->getBody() &&
+         !fd->isDependentContext();
+}
+
+const FunctionDecl *patternOf(const FunctionDecl *fd) {
+  const FunctionDecl *p = fd->getTemplateInstantiationPattern();
+  return (p ? p : fd)->getCanonicalDecl();
+}
+
+std::string nameWithArgs(const ASTContext &ctx, const FunctionDecl *fd) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  fd->getNameForDiagnostic(os, ctx.getPrintingPolicy(), /*Qualified=*/false);
+  return os.str();
+}
+
+std::string realPath(const std::string &path) {
+  llvm::SmallString<256> out;
+  if (llvm::sys::fs::real_path(path, out))
+    return path;
+  return out.str().str();
+}
+
+// Two instances agree when their steps read the same offsets with the same
+// operator under the same guards: one rewritten body then serves both.
+std::string disagreement(const HelperWarpTail &a, const HelperWarpTail &b) {
+  if (a.tail.steps.size() != b.tail.steps.size() || a.registerForm != b.registerForm || a.guards != b.guards)
+    return "its steps differ";
+  for (size_t i = 0; i < a.tail.steps.size(); ++i) {
+    const WarpTailStep &x = a.tail.steps[i], &y = b.tail.steps[i];
+    if (x.offset != y.offset || x.opKey != y.opKey || x.form != y.form || x.otherFirst != y.otherFirst)
+      return "its step at line " + std::to_string(x.line) + " reads or combines differently";
+  }
+  return "";
+}
+
+class HelperTailScan : public RecursiveASTVisitor<HelperTailScan> {
+public:
+  explicit HelperTailScan(ASTContext &ctx) : ctx_(ctx), sm_(ctx.getSourceManager()) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  struct Entry {
+    HelperWarpTail tail;
+    const FunctionDecl *tidParamOwner = nullptr;
+    int tidIndex = -1; // the tid parameter's position, -1 when the helper reads threadIdx.x itself
+    std::set<std::string> callsSeen;
+  };
+  std::map<const FunctionDecl *, Entry> helpers; // by the pattern's canonical declaration
+
+  bool TraverseDecl(Decl *d) {
+    if (d && !isa<TranslationUnitDecl>(d) && d->getLocation().isValid() &&
+        sm_.isInSystemHeader(sm_.getExpansionLoc(d->getLocation())))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(d);
+  }
+
+  // First pass: every instance of every helper whose body is a tail.
+  bool VisitFunctionDecl(FunctionDecl *fd) {
+    if (pass_ != 0 || !isDeviceHelper(fd) || !fd->doesThisDeclarationHaveABody())
+      return true;
+    BodyFacts body;
+    body.TraverseStmt(fd->getBody());
+    TailFinder finder(ctx_, fd, body);
+    HelperWarpTail h;
+    bool parsed = finder.parseHelper(fd, h);
+    const FunctionDecl *key = patternOf(fd);
+    std::string name = nameWithArgs(ctx_, fd);
+    if (!parsed) {
+      if (fd->isTemplateInstantiation() && !notTails_.count(key))
+        notTails_[key] = name + (h.tail.refusal.empty() ? "" : " (" + h.tail.refusal + ")");
+      return true;
+    }
+    auto it = helpers.find(key);
+    if (it == helpers.end()) {
+      Entry e;
+      e.tail = std::move(h);
+      if (!e.tail.tail.refusal.empty() && fd->isTemplateInstantiation())
+        e.tail.tail.refusal = "in the instance " + name + ": " + e.tail.tail.refusal;
+      for (const ParmVarDecl *p : fd->parameters())
+        if (p->getNameAsString() == e.tail.tail.tidText)
+          e.tidIndex = static_cast<int>(p->getFunctionScopeIndex());
+      helpers.emplace(key, std::move(e));
+      return true;
+    }
+    HelperWarpTail &first = it->second.tail;
+    if (first.instanceProblem.empty()) {
+      if (!h.tail.refusal.empty())
+        first.instanceProblem = "the instance " + name + " cannot be rewritten: " + h.tail.refusal;
+      else if (std::string d = disagreement(first, h); !d.empty())
+        first.instanceProblem = "the instance " + name + " does not agree with the others: " + d;
+    }
+    return true;
+  }
+
+  // Second pass: the calls.
+  bool TraverseFunctionDecl(FunctionDecl *fd) {
+    const FunctionDecl *saved = current_;
+    current_ = fd;
+    bool r = RecursiveASTVisitor::TraverseFunctionDecl(fd);
+    current_ = saved;
+    return r;
+  }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *md) {
+    const FunctionDecl *saved = current_;
+    current_ = md;
+    bool r = RecursiveASTVisitor::TraverseCXXMethodDecl(md);
+    current_ = saved;
+    return r;
+  }
+
+  bool VisitCallExpr(CallExpr *call) {
+    if (pass_ != 1)
+      return true;
+    const FunctionDecl *callee = call->getDirectCallee();
+    if (!callee)
+      return true;
+    auto it = helpers.find(patternOf(callee));
+    if (it == helpers.end())
+      return true;
+    Entry &e = it->second;
+    HelperTailCall c;
+    c.loc = toLocation(sm_, call->getBeginLoc());
+    std::string key = c.loc.file + ":" + std::to_string(c.loc.line) + ":" + std::to_string(c.loc.column);
+    if (!e.callsSeen.insert(key).second)
+      return true; // another instance of the same call
+    c.caller = current_ ? current_->getNameAsString() : "";
+    if (call->getBeginLoc().isMacroID())
+      c.problem = "the call is written through a macro";
+    else if (e.tidIndex >= 0) {
+      if (static_cast<unsigned>(e.tidIndex) >= call->getNumArgs() || !current_)
+        c.problem = "the call passes no tid argument";
+      else if (!tidArgument(call->getArg(e.tidIndex)))
+        c.problem = "it passes `" + sourceText(ctx_, call->getArg(e.tidIndex)->getSourceRange()) + "` as '" +
+                    e.tail.tail.tidText + "', not threadIdx.x (or a local set once from it): `" + e.tail.tail.tidText +
+                    " == 0` would not single out lane 0";
+    }
+    e.tail.calls.push_back(c);
+    return true;
+  }
+
+  void run() {
+    pass_ = 0;
+    TraverseDecl(ctx_.getTranslationUnitDecl());
+    if (helpers.empty())
+      return;
+    // An instance of a template helper that is not a tail at all (its steps
+    // compute in another type, say): the rewrite of the pattern would change it.
+    for (auto &[key, e] : helpers)
+      if (auto it = notTails_.find(key); it != notTails_.end() && e.tail.instanceProblem.empty())
+        e.tail.instanceProblem = "the instance " + it->second + " is not a tail the rewrite serves exactly";
+    pass_ = 1;
+    TraverseDecl(ctx_.getTranslationUnitDecl());
+  }
+
+private:
+  // threadIdx.x, or a local of the caller set once from it.
+  bool tidArgument(const Expr *arg) {
+    if (isThreadIdxX(arg))
+      return true;
+    auto *d = dyn_cast<DeclRefExpr>(arg->IgnoreParenImpCasts());
+    auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+    if (!v || isa<ParmVarDecl>(v) || !v->hasLocalStorage() || !v->getInit() || !v->getType()->isIntegerType())
+      return false;
+    auto &facts = callerFacts_[current_];
+    if (!facts) {
+      facts = std::make_unique<BodyFacts>();
+      if (current_->getBody())
+        facts->TraverseStmt(current_->getBody());
+    }
+    return !facts->written.count(v) && isThreadIdxX(v->getInit());
+  }
+
+  ASTContext &ctx_;
+  SourceManager &sm_;
+  int pass_ = 0;
+  const FunctionDecl *current_ = nullptr;
+  std::map<const FunctionDecl *, std::unique_ptr<BodyFacts>> callerFacts_;
+  std::map<const FunctionDecl *, std::string> notTails_; // template instances that did not parse as tails
+};
+
+bool parsesAsHelperTail(ASTContext &ctx, const FunctionDecl *fd, WarpTail &out) {
+  if (!isDeviceHelper(fd))
+    return false;
+  BodyFacts body;
+  body.TraverseStmt(fd->getBody());
+  TailFinder finder(ctx, fd, body);
+  HelperWarpTail h;
+  if (!finder.parseHelper(fd, h))
+    return false;
+  out = std::move(h.tail);
+  return true;
+}
+
+std::mutex registryMutex;
+std::vector<std::shared_ptr<const UnitHelperTails>> &registry() {
+  static std::vector<std::shared_ptr<const UnitHelperTails>> units;
+  return units;
+}
+
+} // namespace
+
+void describeWarpHelperTails(ASTContext &ctx) {
+  SourceManager &sm = ctx.getSourceManager();
+  auto entry = sm.getFileEntryRefForID(sm.getMainFileID());
+  if (!entry)
+    return;
+  auto unit = std::make_shared<UnitHelperTails>();
+  unit->mainFile = realPath(entry->getName().str());
+  HelperTailScan scan(ctx);
+  scan.run();
+  for (auto &[decl, e] : scan.helpers)
+    unit->helpers.push_back(std::move(e.tail));
+  std::lock_guard<std::mutex> lock(registryMutex);
+  auto &units = registry();
+  units.erase(std::remove_if(units.begin(), units.end(),
+                             [&](const auto &u) { return u->mainFile == unit->mainFile; }),
+              units.end());
+  if (!unit->helpers.empty())
+    units.push_back(unit);
+}
+
+std::shared_ptr<const UnitHelperTails> helperTailsOfUnit(const std::string &mainFile) {
+  std::string path = realPath(mainFile);
+  std::lock_guard<std::mutex> lock(registryMutex);
+  for (const auto &u : registry())
+    if (u->mainFile == path)
+      return u;
+  return nullptr;
+}
+
+const HelperWarpTail *helperTailAt(const SourceLocation &loc, std::shared_ptr<const UnitHelperTails> &keep) {
+  std::lock_guard<std::mutex> lock(registryMutex);
+  for (const auto &u : registry())
+    for (const HelperWarpTail &h : u->helpers)
+      if (h.tail.loc.file == loc.file && loc.line >= h.tail.firstLine && loc.line <= h.tail.lastLine) {
+        keep = u;
+        return &h;
+      }
+  return nullptr;
 }
 
 } // namespace warplint

@@ -27,7 +27,7 @@ __device__ void warpReduce(volatile float *s, int tid) {
   // CHECK: :[[@LINE+1]]:13: warning: shared 'sdata' passes values between lanes of one warp: lanes 0-15 read what lanes 16-31 stored, in 5 loads (no __syncthreads between; ordered by volatile); a warp runs 6 shared stores, 12 shared loads and no __syncwarp in it where __shfl_down_sync moves the values in registers{{.*}}[warp-shuffle-candidate]
   s[tid] += s[tid + 16];
   // CHECK: note: 's[tid + 16]': lanes 0-15 read lane + 16, stored at line [[@LINE-3]]; lanes 16-31 read values stored before the last barrier (or never stored here): with a shuffle they read the source lane's register instead
-  // CHECK: note: no shuffle fix: the exchange is in a __device__ function called at line {{[0-9]+}}: the fix rewrites only a tail written out in the function it is reported in
+  // CHECK: note: fix (--fix): move the warp tail in the __device__ helper 'warpReduce' (lines {{[0-9]+}}-{{[0-9]+}}) into a register: 6 steps{{.*}}every one of the 1 call(s) of 'warpReduce' in this file is proven exact
   s[tid] += s[tid + 8];
   s[tid] += s[tid + 4];
   s[tid] += s[tid + 2];
