@@ -572,8 +572,11 @@ void helperTailsReached(ASTContext &ctx, const FunctionDecl *fn, int depth, std:
     return;
   CalleeFinder calls;
   calls.TraverseStmt(fn->getBody());
+  const SourceManager &sm = ctx.getSourceManager();
   for (const FunctionDecl *callee : calls.callees) {
-    if (!seen.insert(callee).second)
+    // The toolkit's and cub's helpers are not the user's to rewrite (and
+    // following them would cost time on every kernel that uses them).
+    if (!seen.insert(callee).second || sm.isInSystemHeader(sm.getExpansionLoc(callee->getLocation())))
       continue;
     WarpTail t;
     if (parsesAsHelperTail(ctx, callee, t))
