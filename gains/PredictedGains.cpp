@@ -71,7 +71,10 @@ void attach(Finding &f, const std::string &kernel, const KernelCost &before, con
                               {"components_us_after", componentsJson(after)}};
   std::string gain = speedup < 1.005 && speedup > 0.995 ? "no change the model can see (~1.00x)"
                                                         : speedupText(speedup) + " on this kernel";
-  f.notes.push_back({{}, "kernel " + kernel + ": " + boundPhrase(before.bottleneck) + " (model: " + before.shares() +
+  std::string bound = boundPhrase(before.bottleneck);
+  if (before.latencyBound)
+    bound = "latency-bound (no unit near its peak; largest part: " + before.bottleneck + ")";
+  f.notes.push_back({{}, "kernel " + kernel + ": " + bound + " (model: " + before.shares() +
                              "); " + change + ": " + gain + " (" + profileId + " profile; --explain shows the model)"});
 }
 

@@ -21,6 +21,13 @@ nlohmann::ordered_json kernelCostJson(const KernelCostReport &r) {
   }
   j["time_us"] = round3(c.timeUs);
   j["bottleneck"] = c.bottleneck;
+  // No part of the machine above kLatencyBoundShare of its peak (the
+  // bottleneck is then the largest time, not a saturated unit).
+  j["latency_bound"] = c.latencyBound;
+  nlohmann::ordered_json peaks = nlohmann::ordered_json::object();
+  for (auto &[part, share] : c.peakShares)
+    peaks[part] = round3(share);
+  j["peak_shares"] = peaks;
   j["serialized"] = c.serialized;
   nlohmann::ordered_json comps = nlohmann::ordered_json::object(), fractions = nlohmann::ordered_json::object(),
                          basis = nlohmann::ordered_json::object();

@@ -111,6 +111,12 @@ void printCost(std::ostream &os, const KernelCostReport &r, const std::vector<Fi
   }
   os << "  cost model (" << r.profileId << " profile): " << c.bottleneck << " is the bottleneck; "
      << fixed(c.timeUs, 1) << " us at the stated values" << (c.serialized ? ", components added" : "") << "\n";
+  if (!c.peakShares.empty()) {
+    os << "  busy against each part's peak:";
+    for (auto &[part, share] : c.peakShares)
+      os << " " << part << " " << fixed(100 * share, 0) << "%";
+    os << (c.latencyBound ? " (latency-bound: none at " + fixed(100 * kLatencyBoundShare, 0) + "%)" : "") << "\n";
+  }
   std::vector<std::vector<std::string>> rows{{"component", "us", "share", "from"}};
   double sum = 0;
   for (const CostComponent &x : c.components)

@@ -38,6 +38,10 @@ std::string KernelCost::shares() const {
 namespace {
 
 constexpr int kWarp = 32;
+// A unit's peak: its rate at the most warps (64 an SM on Hopper) or bytes in
+// flight (beyond any probe's range: the curves' plateau) the probes measured.
+constexpr double kPeakWarps = 64;
+constexpr double kPeakBytesInFlight = double(1 << 26);
 
 // A measured curve: the value at x, linear between measured points (in log2
 // of x when `logX`), the end values beyond them.
@@ -307,11 +311,19 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
     std::string basis = fmt(inst) + " warp instructions an SM at " + fmt(ipc.at(warps)) + " a clock (" +
                         std::to_string(occ.warpsPerSm) + " warps)";
     // The special-function and FP64 pipes are narrower (inst_throughput_vs_warps).
-    if (auto sfu = p.instThroughputPerClk("mufu", warps); sfu && w.sfuWarpInstructions > 0)
+    // At the pipes' peak (their rates at the most warps the curves measured).
+    double peakCycles = inst / ipc.at(kPeakWarps);
+    if (auto sfu = p.instThroughputPerClk("mufu", warps); sfu && w.sfuWarpInstructions > 0) {
       cycles = std::max(cycles, w.sfuWarpInstructions * blocks / *sfu);
-    if (auto dfma = p.instThroughputPerClk("dfma", warps); dfma && w.fp64WarpInstructions > 0)
+      peakCycles = std::max(peakCycles, w.sfuWarpInstructions * blocks /
+                                            p.instThroughputPerClk("mufu", kPeakWarps).value_or(*sfu));
+    }
+    if (auto dfma = p.instThroughputPerClk("dfma", warps); dfma && w.fp64WarpInstructions > 0) {
       cycles = std::max(cycles, w.fp64WarpInstructions * blocks / *dfma);
-    cost.components.push_back({"issue", cyclesToUs(cycles), basis});
+      peakCycles = std::max(peakCycles, w.fp64WarpInstructions * blocks /
+                                            p.instThroughputPerClk("dfma", kPeakWarps).value_or(*dfma));
+    }
+    cost.components.push_back({"issue", cyclesToUs(cycles), cyclesToUs(std::min(peakCycles, cycles)), basis});
   } else {
     cost.assumptions.push_back("the profile has no issue-rate curve (alu_throughput_vs_warps): issue time left out");
   }
@@ -374,7 +386,10 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
       sharedRate = shared.at(warps) / 128.0;
   }
   if (sharedRate) {
+    // The pipe's peak: one conflict-free wavefront stream at the most warps.
+    double peakRate = std::max(*sharedRate, p.sharedWavefrontsPerClk(1, kPeakWarps).value_or(*sharedRate));
     cost.components.push_back({"shared", cyclesToUs(sharedWavefronts * blocks / *sharedRate),
+                               cyclesToUs(sharedWavefronts * blocks / peakRate),
                                fmt(sharedWavefronts * blocks) + " shared wavefronts an SM at " + fmt(*sharedRate) +
                                    " a clock"});
   } else {
@@ -387,10 +402,14 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
     lineRate = *b / 128.0;
   else if (sharedRate)
     lineRate = sharedRate;
-  if (lineRate)
-    cost.components.push_back({"l1", cyclesToUs(l1Lines * blocks / *lineRate),
+  if (lineRate) {
+    double peakRate = *lineRate;
+    if (auto b = p.l1BandwidthBytesPerClk(kPeakWarps, 16))
+      peakRate = std::max(peakRate, *b / 128.0);
+    cost.components.push_back({"l1", cyclesToUs(l1Lines * blocks / *lineRate), cyclesToUs(l1Lines * blocks / peakRate),
                                fmt(l1Lines * blocks) + " L1 wavefronts (128-byte lines of global and local "
                                "requests) an SM at " + fmt(*lineRate) + " a clock"});
+  }
   else
     cost.assumptions.push_back("the profile has no L1 bandwidth: L1 time left out");
 
@@ -434,7 +453,10 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
     double readBytes = l2LoadSectors * 32 * cost.gridBlocks;
     double writeBytes = (storeSectors + l2LocalSectors) * 32 * cost.gridBlocks;
     double us = readBytes / (*l2Read * share * 1e3) + writeBytes / (*l2Write * share * 1e3); // GB/s -> bytes/us
-    cost.components.push_back({"l2", us, fmt(readBytes) + " bytes read from L2 at " + fmt(*l2Read * share) +
+    // The device's peak: the plateau the probe reached with the most bytes in flight.
+    double peakUs = readBytes / (std::max(*l2Read, l2BandwidthAt(p, kPeakBytesInFlight, false).value_or(0)) * 1e3) +
+                    writeBytes / (std::max(*l2Write, l2BandwidthAt(p, kPeakBytesInFlight, true).value_or(0)) * 1e3);
+    cost.components.push_back({"l2", us, peakUs, fmt(readBytes) + " bytes read from L2 at " + fmt(*l2Read * share) +
                                              " GB/s, " + fmt(writeBytes) + " written at " +
                                              fmt(*l2Write * share) + " GB/s"});
   } else {
@@ -475,7 +497,9 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
                 fmt(inflight) + " bytes in flight an SM)";
       }
     }
-    cost.components.push_back({"dram", us, basis});
+    // The device's peak: the read curve's plateau, for the bytes read and written.
+    double peakUs = (readBytes + writeBytes) / (std::max(dram.points.back().second, readGBps) * 1e3);
+    cost.components.push_back({"dram", us, std::min(peakUs, us), basis});
   } else {
     cost.assumptions.push_back("the profile has no DRAM bandwidth curve: DRAM time left out");
   }
@@ -492,6 +516,7 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
     // is the rate of addresses (constant_throughput_vs_addresses).
     if (auto c = p.constantRequestsPerClk(1))
       cost.components.push_back({"constant", cyclesToUs(constantAddresses * blocks / *c),
+                                 cyclesToUs(constantAddresses * blocks / *c),
                                  fmt(constantAddresses * blocks) + " constant-cache addresses an SM at " +
                                      fmt(*c) + " a clock"});
     else
@@ -545,6 +570,37 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
   auto top = std::max_element(groups.begin(), groups.end(), [](auto &a, auto &b) { return a.first < b.first; });
   cost.bottleneck = top->first > 0 ? top->second : "";
   cost.computed = cost.timeUs > 0;
+  if (cost.computed) {
+    // How busy each part is over the kernel's time, against its peak (what
+    // ncu reports as % of peak). The SM-local parts are the busiest SM's
+    // work; ncu averages over every SM, idle ones included.
+    double smShare = double(activeSms) / sms;
+    auto peak = [&](const char *name) {
+      for (const CostComponent &c : cost.components)
+        if (c.name == name)
+          return c.peakUs;
+      return 0.0;
+    };
+    auto busy = [&](double us) { return std::min(1.0, us / cost.timeUs); };
+    cost.peakShares["sm"] = busy(std::max(peak("issue"), peak("constant")) * smShare);
+    cost.peakShares["l1tex"] = busy((peak("shared") + peak("l1")) * smShare);
+    cost.peakShares["memory"] = busy(std::max(peak("l2"), peak("dram")));
+    auto busiest = std::max_element(cost.peakShares.begin(), cost.peakShares.end(),
+                                    [](auto &a, auto &b) { return a.second < b.second; });
+    // The seed's overlap assumption fails where too few warps or bytes in
+    // flight keep every unit from its peak (seed 003 §3): the components are
+    // then the units' rates at this kernel's warps and bytes in flight, and
+    // the kernel is latency-bound, as ncu says below 60% of peak everywhere.
+    cost.latencyBound = busiest->second < kLatencyBoundShare;
+    if (cost.latencyBound)
+      cost.assumptions.push_back("latency-bound: no part of the machine is above " +
+                                 std::to_string(int(std::lround(100 * kLatencyBoundShare))) +
+                                 "% of its peak (busiest: " + busiest->first + " at " +
+                                 std::to_string(int(std::lround(100 * busiest->second))) +
+                                 "%); too few warps or bytes in flight hide the latencies, so the time is the "
+                                 "units' rates at this kernel's warps and bytes in flight, and '" + cost.bottleneck +
+                                 "' is the largest of them");
+  }
   if (!cost.computed)
     cost.notComputed = "no component has a measured rate";
   return cost;

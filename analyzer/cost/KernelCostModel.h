@@ -25,6 +25,7 @@
 #include "analyzer/results/AnalysisResults.h"
 #include "analyzer/results/KernelWork.h"
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -43,6 +44,7 @@ struct Occupancy {
 struct CostComponent {
   std::string name; // "issue", "shared", "l1", "l2", "dram", "constant"
   double us = 0;
+  double peakUs = 0; // the same work at the unit's measured peak rate (its most warps or bytes in flight)
   std::string basis; // what was divided by what, for --explain
 };
 
@@ -57,6 +59,15 @@ struct KernelCost {
   int64_t gridBlocks = 0;
   double blocksPerSmWork = 0;       // blocks the busiest SM runs over the kernel
   std::vector<std::string> assumptions;
+  // Each of the seed's three parts of the machine ("sm": issue slots, pipes
+  // and constant cache; "l1tex": shared wavefronts and L1 lines, one data
+  // pipe; "memory": L2 and DRAM) busy over the kernel's time, as a share of
+  // its measured peak: the work at the peak rate over timeUs (what ncu
+  // reports as % of peak).
+  std::map<std::string, double> peakShares;
+  // No part above kLatencyBoundShare of its peak: the time is the units'
+  // rates at too few warps or bytes in flight, not a saturated unit.
+  bool latencyBound = false;
   double component(const std::string &name) const;
   // Each component's share of their sum, "shared 68%, dram 24%, issue 8%" (largest first).
   std::string shares() const;
@@ -80,6 +91,10 @@ struct CostOptions {
   // Shared wavefronts a block adds (a staging tile's stores and reads).
   double extraSharedWavefronts = 0;
 };
+
+// Nsight Compute's Speed-of-Light rule: "achieved compute throughput and/or
+// memory bandwidth below 60% of peak typically indicate latency issues".
+constexpr double kLatencyBoundShare = 0.60;
 
 KernelCost estimateKernelCost(const KernelInfo &kernel, const KernelWork &work, const HardwareProfile &profile,
                               const CostOptions &opts = {});

@@ -157,13 +157,11 @@ std::vector<std::optional<double>> loopTrips(const ModeledKernel &k, const Bindi
       b.loopIter[rec->loopId] = 0;
   for (size_t i = 0; i < k.info.loops.size(); ++i) {
     const LoopInfo &li = k.info.loops[i];
-    if (li.tripCount) {
-      trips[i] = static_cast<double>(*li.tripCount);
-      continue;
-    }
     const auto &rec = i < k.loopRecurrences.size() ? k.loopRecurrences[i] : nullptr;
     bool capped = false;
-    if (rec)
+    if (li.tripCount)
+      trips[i] = static_cast<double>(*li.tripCount);
+    else if (rec)
       trips[i] = averageTrips(*rec, b, k, trips, opts.maxSteppedIterations, capped);
     if (!trips[i] && rec) {
       // A condition partly on data: at most what its counted part allows;
@@ -179,6 +177,26 @@ std::vector<std::optional<double>> loopTrips(const ModeledKernel &k, const Bindi
         }
       }
     }
+    // A break or return on data (`if (state < 0) break;`): the count is
+    // at most the bound; half of it is taken, as for a condition partly on
+    // data above (the exit is the same fact written as a statement).
+    const ModeledKernel::LoopDataExit *exit = nullptr;
+    for (const auto &e : k.loopDataExits)
+      if (e.loop == static_cast<int>(i)) {
+        exit = &e;
+        break;
+      }
+    if (exit && trips[i] && *trips[i] > 1) {
+      double most = *trips[i];
+      trips[i] = most / 2;
+      assumptions.push_back(loopName(li) + " stops on data ('" + exit->condition + "': " + exit->kind + " at line " +
+                            std::to_string(exit->loc.line) + "): at most " +
+                            std::to_string(int64_t(std::lround(most))) + " iterations" +
+                            (capped ? " (its count was cut there)" : "") + ", taken as half");
+      continue;
+    }
+    if (li.tripCount)
+      continue;
     if (!trips[i])
       assumptions.push_back(loopName(li) + " runs a number of times the analyzer cannot count (" +
                             (li.bound.empty() ? std::string("no condition") : "'" + li.bound + "'") +
@@ -246,6 +264,49 @@ double randomIndexWavefronts(int64_t elements, int64_t widthBytes) {
     sum += busiest;
   }
   return sum / trials;
+}
+
+// Whether an index reads a value loaded from memory (a lookup: `t[in[k]]`).
+bool readsLoadedValue(const IndexExpr &e) {
+  if (e.op == ExprOp::Unknown)
+    return e.unknownReason.find("loaded from memory") != std::string::npos;
+  return std::any_of(e.operands.begin(), e.operands.end(), [](const ExprRef &o) { return readsLoadedValue(*o); });
+}
+
+// A global access at an index built from loaded data that does not step
+// with the counter of a loop around it (`trans[state * 256 + in[k]]` in a
+// loop over k): the loop's iterations look the same table up again, so they
+// add requests but not new sectors; its distinct sectors are one
+// iteration's of each such loop (an index that steps with a counter,
+// `val[start + k]`, streams and keeps them). Without it every lookup was a
+// new DRAM sector.
+void countRevisits(const ModeledAccess &a, const ModeledKernel &k, KernelWork &work, AccessWork &w) {
+  std::vector<std::shared_ptr<const LoopRecurrence>> stepped;
+  a.guarded.byteOffset->collectLoops(stepped);
+  std::set<int> steppedIds;
+  for (auto &l : stepped)
+    steppedIds.insert(l->loopId);
+  double revisits = 1;
+  std::string lines;
+  for (int loop : a.enclosingLoops) {
+    const auto &rec = static_cast<size_t>(loop) < k.loopRecurrences.size() ? k.loopRecurrences[loop] : nullptr;
+    if (rec && steppedIds.count(rec->loopId))
+      continue;
+    double t = tripsOf(work.loopTrips, loop);
+    if (t <= 1)
+      continue;
+    revisits *= t;
+    lines += (lines.empty() ? "" : ", ") + std::to_string(k.info.loops[static_cast<size_t>(loop)].loc.line);
+  }
+  if (revisits <= 1)
+    return;
+  w.distinctSectors /= revisits;
+  w.multiplierNotes.push_back("an index from data, not stepping with the loop(s) at line " + lines +
+                              ": distinct sectors of one iteration (a table revisited)");
+  std::string said = "'" + a.fact.text + "' is indexed by data that does not step with the loop(s) at line " + lines +
+                     ": the iterations revisit its table, so its distinct sectors are one iteration's";
+  if (std::find(work.assumptions.begin(), work.assumptions.end(), said) == work.assumptions.end())
+    work.assumptions.push_back(said);
 }
 
 using SectorSet = std::unordered_set<int64_t>;
@@ -500,6 +561,8 @@ KernelWork tallyKernelWork(const ModeledKernel &k, const EvaluationOptions &eo, 
                                          (f.unevaluatedClass.empty() ? std::string("unknown index")
                                                                      : f.unevaluatedClass) +
                                          "); counted as every warp, contiguous");
+        if (global && readsLoadedValue(*a.guarded.byteOffset))
+          countRevisits(a, k, work, w);
       }
     }
     // The load or store instruction (its address arithmetic mostly folds

@@ -85,6 +85,7 @@ private:
     if (!fn_->getBody())
       return;
     tr_.shareUniformIds(&state_.nextUniformId);
+    loopBase_ = loopStack_.size();
     values_.bindParameters(fn_);
     state_.stack.push_back(fn_);
     stmt(fn_->getBody());
@@ -224,6 +225,7 @@ private:
       countOperation(1); // the branch
       expr(is->getCond(), Use::Read);
       ExprRef c = tr_.index(is->getCond());
+      noteDataExit(is, c);
       auto before = values_.now();
       guards_.push_back(c);
       inNewRegion(is->getThen());
@@ -252,8 +254,11 @@ private:
     if (isa<SwitchStmt>(s) || isa<GotoStmt>(s) || isa<LabelStmt>(s) || isa<CXXTryStmt>(s)) {
       // Cases run on some paths only: what they assign is unknown inside and after.
       values_.forgetWrittenIn(s, "is assigned in a switch");
+      bool savedSwitch = inSwitch_;
+      inSwitch_ = inSwitch_ || isa<SwitchStmt>(s);
       for (const Stmt *child : s->children())
         stmt(child);
+      inSwitch_ = savedSwitch;
       values_.forgetWrittenIn(s, "is assigned in a switch");
       return;
     }
@@ -369,7 +374,10 @@ private:
       expr(fs->getCond(), Use::Read);
     if (condGuard)
       guards_.push_back(condGuard);
+    bool savedSwitch = inSwitch_;
+    inSwitch_ = false;
     inNewRegion(fs->getBody());
+    inSwitch_ = savedSwitch;
     if (fs->getInc())
       expr(fs->getInc(), Use::Read);
     if (condGuard)
@@ -403,11 +411,52 @@ private:
     bool guarded = c && c->isKnown() && c->dependsOn(SymbolKind::ThreadIdx);
     if (guarded)
       guards_.push_back(c);
+    bool savedSwitch = inSwitch_;
+    inSwitch_ = false;
     inNewRegion(body);
+    inSwitch_ = savedSwitch;
     if (guarded)
       guards_.pop_back();
     loopStack_.pop_back();
     values_.leaveLoop(loop, carried);
+  }
+
+  // The statement of an if's branch that leaves the loop around it: a
+  // `return`, or a `break` that is not a switch's, alone or at the top level
+  // of the branch's block (`if (x) { found = i; break; }`).
+  static const Stmt *loopExitIn(const Stmt *s, bool breakLeavesLoop) {
+    if (!s)
+      return nullptr;
+    if (isa<ReturnStmt>(s) || (breakLeavesLoop && isa<BreakStmt>(s)))
+      return s;
+    if (auto *cs = dyn_cast<CompoundStmt>(s))
+      for (const Stmt *child : cs->body())
+        if (const Stmt *e = loopExitIn(child, breakLeavesLoop))
+          return e;
+    return nullptr;
+  }
+
+  // An exit from the loops around an if whose condition the analyzer cannot
+  // evaluate (data: `if (state < 0) break;`): those loops may stop before
+  // their bound (ModeledKernel::loopDataExits).
+  void noteDataExit(const IfStmt *is, const ExprRef &c) {
+    if (!c || c->isKnown() || loopStack_.size() <= loopBase_)
+      return;
+    for (const Stmt *branch : {is->getThen(), is->getElse()}) {
+      const Stmt *exit = loopExitIn(branch, !inSwitch_);
+      if (!exit)
+        continue;
+      ModeledKernel::LoopDataExit e;
+      e.kind = isa<ReturnStmt>(exit) ? "return" : "break";
+      e.condition = sourceText(ctx_, is->getCond()->getSourceRange());
+      e.why = c->firstUnknownReason();
+      e.loc = toLocation(ctx_.getSourceManager(), exit->getBeginLoc());
+      // A break leaves the innermost loop; a return every loop of its function.
+      for (size_t i = e.kind == "return" ? loopBase_ : loopStack_.size() - 1; i < loopStack_.size(); ++i) {
+        e.loop = loopStack_[i];
+        out_.loopDataExits.push_back(e);
+      }
+    }
   }
 
   // A loop's facts and counter; its body runs inside it (loopStack_), and
@@ -730,6 +779,8 @@ private:
   ModeledKernel &out_;
   std::vector<ExprRef> guards_;
   std::vector<int> loopStack_; // the loops around the current point (indices into info.loops)
+  size_t loopBase_ = 0;        // loops around this function's call (an inlined callee's return leaves none of them)
+  bool inSwitch_ = false;      // inside a switch of the innermost loop: a `break` leaves the switch
   bool inAddress_ = false;     // walking an access's address operands (not counted as operations)
   int region_ = 0; // see ModeledAccess::region
   int statement_ = 0; // see ProgramEvent::statement

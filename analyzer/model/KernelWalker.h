@@ -76,6 +76,18 @@ struct ModeledKernel {
   std::vector<OperationCount> operations;
   int barriers = 0; // __syncthreads() and its variants, as written (inlined callees included)
   std::vector<ProgramEvent> events;
+  // A `break` or `return` inside a loop under a condition the analyzer
+  // cannot evaluate (`if (state < 0) break;` on a value loaded from
+  // memory): the loop may stop before its bound, after a number of
+  // iterations only the data decides (the work tally prices that).
+  struct LoopDataExit {
+    int loop = -1;         // the loop it leaves (index into info.loops); a return leaves every loop around it
+    std::string kind;      // "break" or "return"
+    std::string condition; // the condition's source text
+    std::string why;       // why it cannot be evaluated (its first unknown value)
+    SourceLocation loc;
+  };
+  std::vector<LoopDataExit> loopDataExits;
 };
 
 // Explicit __global__ or __device__ functions: the user's kernels and helpers.

@@ -13,7 +13,8 @@ A pair agrees when the prediction is within 15% of the measured speedup; a
 verdict is swapped when the measured gain is clearly above 1.3x or below 1.06x
 and the prediction lies on the other side of 1.10x. The model's bottleneck is
 compared with ncu's dominant throughput (the SM as a whole, shared, l1, l2,
-dram) per kernel, at the seed's three parts of the machine (UNIT).
+dram) per kernel, at the seed's three parts of the machine (UNIT), or as
+latency-bound on both sides (no unit at 60% of peak: LATENCY_BOUND_PCT).
 
 Exit status 1 when a verdict is swapped (a fix worth doing called not worth it,
 or the reverse), when the within-15% share falls below --min-within (default
@@ -114,6 +115,28 @@ def ncu_dominant(csv, kernel):
 UNIT = {"issue": "sm", "constant": "sm", "sm": "sm", "shared": "l1tex", "l1": "l1tex",
         "l2": "memory", "dram": "memory"}
 
+# A kernel no part of which is busy is latency-bound, on both sides alike:
+# ncu's Speed-of-Light rule says "achieved compute throughput and/or memory
+# bandwidth below 60.0% of peak typically indicate latency issues", and the
+# model's cost block says latency_bound when none of its three parts is above
+# the same share of its peak (analyzer/cost/KernelCostModel.h,
+# kLatencyBoundShare). Such a kernel's busiest unit is not its bottleneck.
+LATENCY_BOUND_PCT = 60.0
+
+
+def ncu_category(csv, kernel):
+    """'latency' when no unit of ncu's is at 60% of peak, else the part of the
+    machine (UNIT) of its dominant throughput."""
+    vals = ncu_throughputs(csv, kernel)
+    top = ncu_dominant(csv, kernel)
+    if not vals or not top:
+        return None
+    return "latency" if max(vals.values()) < LATENCY_BOUND_PCT else UNIT.get(top)
+
+
+def model_category(bottleneck, latency_bound):
+    return "latency" if latency_bound else UNIT.get(bottleneck)
+
 
 def verdicts(pred, meas):
     within = abs(pred / meas - 1) <= WITHIN
@@ -167,17 +190,19 @@ def main():
                 if meas is None:
                     continue
                 label = p["pair"] if len(kernels) == 1 else "%s:%s" % (p["pair"], kernel)
-                pred, why, model_bottleneck, cost = None, "", None, None
+                pred, why, model_bottleneck, cost, latency_bound = None, "", None, None, False
                 if report is not None:
                     cost = cost_of(report, kernel)
                     pred, why = prediction(cost, applied)
                     model_bottleneck = cost.get("bottleneck") if cost else None
+                    latency_bound = bool(cost and cost.get("latency_bound"))
                     if group == "real" and args.record_real:
                         new_recorded.append({"pair": label, "predicted": pred, "why": why,
                                              "bottleneck": model_bottleneck, "cost": cost})
                 elif label in recorded:
                     r = recorded[label]
                     pred, why, model_bottleneck = r.get("predicted"), r.get("why", ""), r.get("bottleneck")
+                    latency_bound = bool((r.get("cost") or {}).get("latency_bound"))
                     why = why or "recorded prediction"
                 else:
                     why = "sources not staged and no recorded prediction"
@@ -188,8 +213,11 @@ def main():
                 ncu_top = ncu_dominant(p.get("before_csv"), kernel)
                 if model_bottleneck and ncu_top:
                     row["model_bottleneck"], row["ncu_dominant"] = model_bottleneck, ncu_top
-                    bottlenecks.append(UNIT.get(model_bottleneck) == UNIT.get(ncu_top))
+                    row["model_part"] = model_category(model_bottleneck, latency_bound)
+                    row["ncu_part"] = ncu_category(p.get("before_csv"), kernel)
+                    bottlenecks.append(row["model_part"] == row["ncu_part"])
                 row["model_fractions"] = (cost or {}).get("fractions", {})
+                row["model_peak_shares"] = (cost or {}).get("peak_shares", {})
                 row["ncu_pct"] = ncu_throughputs(p.get("before_csv"), kernel)
                 rows.append(row)
 
@@ -203,7 +231,11 @@ def main():
         m = "%.2fx" % r["measured"] if r["measured"] else "-"
         pr = "%.2fx" % r["predicted"] if r["predicted"] else "-"
         w = ("yes" if r.get("within_15") else "no") + (" SWAP" if r.get("swapped") else "") if "within_15" in r else "-"
-        b = "%s/%s" % (r.get("model_bottleneck"), r.get("ncu_dominant")) if "ncu_dominant" in r else "-"
+        b = "-"
+        if "ncu_dominant" in r:
+            lat = lambda part, unit: "latency(%s)" % unit if part == "latency" else unit
+            b = "%s/%s%s" % (lat(r["model_part"], r["model_bottleneck"]), lat(r["ncu_part"], r["ncu_dominant"]),
+                             "" if r["model_part"] == r["ncu_part"] else "  MISS")
         print("%-8s %-24s %-28s %9s %9s %7s %s%s" % (r["group"], r["pair"], r["kernel"][:28], m, pr, w, b,
                                                    "" if r["predicted"] else "  (" + r["why"] + ")"))
     if args.components:
@@ -213,6 +245,11 @@ def main():
             print("%-24s %s | %s" % (r["pair"], " ".join("%s %3.0f" % (c, 100 * mf.get(c, 0)) for c in
                                                           ("issue", "shared", "l1", "l2", "dram", "constant")),
                                     " ".join("%s %3.0f" % (c, nc.get(c, 0)) for c in ("issue", "sm", "shared", "l1", "l2", "dram"))))
+        print("\nper kernel as written: the model's % of peak of each part | ncu's busiest % of peak")
+        for r in rows:
+            ps, nc = r.get("model_peak_shares") or {}, r.get("ncu_pct") or {}
+            print("%-24s %s | %3.0f" % (r["pair"], " ".join("%s %3.0f" % (c, 100 * ps.get(c, 0)) for c in
+                                                          ("sm", "l1tex", "memory")), max(nc.values()) if nc else 0))
     priced = [r for r in rows if "within_15" in r]
     within = sum(r["within_15"] for r in priced)
     swapped = [r["pair"] for r in priced if r["swapped"]]
@@ -220,8 +257,8 @@ def main():
     agree = sum(bottlenecks) / len(bottlenecks) if bottlenecks else 0.0
     print("\npairs priced: %d of %d; within 15%%: %d (%.0f%%); swapped verdicts: %d %s" %
           (len(priced), len(rows), within, 100 * share, len(swapped), swapped))
-    print("bottleneck agrees with ncu's dominant throughput (SM | L1TEX | L2+DRAM): %d of %d kernels (%.0f%%)" %
-          (sum(bottlenecks), len(bottlenecks), 100 * agree))
+    print("bottleneck agrees with ncu's (SM | L1TEX | L2+DRAM | latency: no unit at %.0f%% of peak): %d of %d kernels (%.0f%%)" %
+          (LATENCY_BOUND_PCT, sum(bottlenecks), len(bottlenecks), 100 * agree))
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(rows, fh, indent=1)
