@@ -33,9 +33,20 @@ const char *const kWarpTailFixSafety =
     "an assumed shape), that only warp 0 runs the tail with all 32 lanes at every step, that the steps are "
     "ordered by volatile or __syncwarp (not a race), and that no code after the tail reads elements the tail's "
     "other lanes stored (only lane 0's result, by thread 0 or after a barrier or __syncwarp). Refused with the "
-    "reason otherwise; scans, broadcasts and a tree written as a loop (`for (i = 16; i > 0; i >>= 1) if (lane < "
-    "i) ...`, over every warp of the block: not proven to be the same tree, and the value-flow facts cannot show "
-    "that later reads take only lane 0 of each warp) keep the rewrite in a note only. Comments inside the "
+    "reason otherwise. A per-warp tree written as a loop in the kernel (`for (int i = 16; i > 0; i >>= 1) { if "
+    "(rank < i) { temp = s[idx + i]; beta += temp; s[idx] = beta; } cg::sync(tile32); }`, or `if (rank < i) "
+    "s[idx] += s[idx + i];`, with rank a thread_block_tile<32>'s thread_rank() or idx & 31 / idx % 32, idx "
+    "threadIdx.x or the block's thread_rank(), the start 16, tile32.size() / 2 or a constant 16, the sync a "
+    "32-lane tile's or __syncwarp() with the full mask) becomes `T o = __shfl_down_sync(0xffffffff, s[idx], 16); if "
+    "(rank < 16) { temp = o; beta += temp; } for (int i = 8; i > 0; i >>= 1) { o = __shfl_down_sync(0xffffffff, "
+    "beta, i); if (rank < i) { temp = o; beta += temp; } } if (rank < 16) s[idx] = beta; SYNC;`: every lane's "
+    "registers and every element of s end bit for bit as the loop leaves them (lane r < i adds at step i the value "
+    "lane r + i holds, which ran every earlier step, so its register is the element it stored; each lane under 16 "
+    "stores once the value it last stored), so no later read needs proving; offered when the element type is one "
+    "of the six above, the running value has the element's type, and every launch gives a one-dimensional block of "
+    "a multiple of 32 threads (each tile one whole warp). Refused with the reason otherwise (a tile not 32 wide, a "
+    "sync with a partial mask, a loop in a __device__ helper: its calls are not checked). Scans and broadcasts "
+    "keep the rewrite in a note only. Comments inside the "
     "rewritten braces are not kept. After applying, the file is re-analyzed; a fix that adds a compile error or "
     "leaves the finding is rolled back.";
 
@@ -153,10 +164,10 @@ std::string notATail(const WarpExchange &ex, const KernelInfo &k) {
     for (int d : ex.reads.front().laneDeltas)
       deltas += (deltas.empty() ? "" : ", ") + std::to_string(d);
     return "a loop: one load " + at(first) + " reads lane + " + deltas +
-           " over its iterations. The fix rewrites only unrolled steps: a loop over a 32-lane tile would need the "
-           "loop's guard (`if (rank < i)`) proven to give the halving tree at every iteration, and, when every warp "
-           "runs it, later reads proven to take only lane 0 of each warp, which the value-flow facts (stored by "
-           "thread 0 of the block or not) cannot tell";
+           " over its iterations, in a loop the fix does not recognize as a per-warp tree (it rewrites `for (int i "
+           "= 16; i > 0; i >>= 1) { if (rank < i) { temp = s[idx + i]; beta += temp; s[idx] = beta; } "
+           "cg::sync(tile32); }` or `if (rank < i) s[idx] += s[idx + i];` with rank the lane in a 32-thread tile "
+           "and idx threadIdx.x or the block's thread_rank())";
   }
   return "the fix rewrites `if (tid < 32) { s[tid] += s[tid + 32]; ... s[tid] += s[tid + 1]; }` in the kernel or "
          "a __device__ helper made of such steps, called as `if (tid < 32) helper(s, tid)`";
@@ -348,9 +359,127 @@ std::string rewrittenBody(const WarpTail &t) {
   return withLineEndings(os.str(), t.body.text);
 }
 
+
+// ---- the loop form: a per-warp tree over a 32-lane tile ----------------
+
+// Why the loop-form tree `t`, which this exchange runs in, cannot be
+// rewritten exactly, or "".
+std::string loopRefusal(const KernelInfo &k, const WarpExchange &ex, const WarpLoopTree &t) {
+  const MemoryAccess &first = k.accesses[ex.reads.front().access];
+  if (!t.refusal.empty())
+    return t.refusal;
+  if (!first.callChain.empty() || t.inHelper)
+    return "the loop is in the __device__ function '" + t.function + "' (called at line " +
+           std::to_string(first.callChain.empty() ? 0 : first.callChain.front().line) +
+           "): rewriting it would need every call of it proven, which the fix does for unrolled tails only";
+  if (t.array != ex.array)
+    return "the loop's steps reach '" + t.array + "', not '" + ex.array + "'";
+  if (k.blockShapeAssumed)
+    return "the block shape is assumed (" + k.blockShapeSource +
+           "): the tiles are whole warps only when the block is a multiple of 32 threads, which no launch here shows";
+  for (const BlockShape &b : ex.shapes)
+    if (b.y != 1 || b.z != 1 || b.x % 32 != 0)
+      return "the block " + b.str() + " is not one-dimensional with a multiple of 32 threads: a tile would not be "
+             "one whole warp";
+  for (const WarpExchangeRead &r : ex.reads) {
+    const MemoryAccess &a = k.accesses[r.access];
+    if (!a.callChain.empty() || a.loc.file != t.loc.file || a.loc.line < t.firstLine || a.loc.line > t.lastLine)
+      return "the exchange goes on outside the loop: " + at(a);
+    for (int d : r.laneDeltas)
+      if (d != 1 && d != 2 && d != 4 && d != 8 && d != 16)
+        return "the load " + at(a) + " reads lane + " + std::to_string(d) + " in the warp model, not a halving step";
+  }
+  return "";
+}
+
+// The loop as shuffles. Every lane ends with the same register values and
+// the array with the same elements as the loop gives: lane r < i adds, at
+// step i, the value lane r + i holds (r + i < 2i, so that lane ran every
+// earlier step and its register equals the element it stored), and stores
+// only once, at the end, the value it last stored in the loop.
+std::string loopBody(const WarpLoopTree &t) {
+  const std::string &in = t.innerIndent, &o = t.valueName, &i = t.loopVar;
+  std::string step = in.size() > t.indent.size() ? in.substr(t.indent.size()) : std::string("  ");
+  std::string deeper = in + step;
+  std::string own = t.array + "[" + t.indexText + "]";
+  bool reg = !t.accName.empty();
+  std::string acc = reg ? t.accName : t.accValueName;
+  auto add = [&](const std::string &pad) {
+    if (!t.tempName.empty())
+      return pad + t.tempName + " = " + o + ";\n" + pad + acc + " += " + t.tempName + ";\n";
+    return pad + acc + " += " + o + ";\n";
+  };
+  std::ostringstream os;
+  os << "{\n"
+     << in << "// per-warp tree over shuffles (warplint --fix): each lane adds the same values in the same order as "
+        "the loop did, and " << t.array << " ends with the same elements\n";
+  if (reg) {
+    // Step 16 reads the element lane + 16 holds, which the register need not equal.
+    os << in << t.elementType << " " << o << " = __shfl_down_sync(0xffffffff, " << own << ", 16);\n"
+       << in << "if (" << t.rankText << " < 16) {\n"
+       << add(deeper) << in << "}\n"
+       << in << "for (int " << i << " = 8; " << i << " > 0; " << i << " >>= 1) {\n"
+       << deeper << o << " = __shfl_down_sync(0xffffffff, " << acc << ", " << i << ");\n"
+       << deeper << "if (" << t.rankText << " < " << i << ") {\n"
+       << add(deeper + step) << deeper << "}\n"
+       << in << "}\n";
+  } else {
+    os << in << t.elementType << " " << acc << " = " << own << ";\n"
+       << in << "for (int " << i << " = 16; " << i << " > 0; " << i << " >>= 1) {\n"
+       << deeper << t.elementType << " " << o << " = __shfl_down_sync(0xffffffff, " << acc << ", " << i << ");\n"
+       << deeper << "if (" << t.rankText << " < " << i << ")\n"
+       << deeper << step << acc << " += " << o << ";\n"
+       << in << "}\n";
+  }
+  os << in << "if (" << t.rankText << " < 16)\n" << in << step << own << " = " << acc << ";\n";
+  if (!t.syncText.empty())
+    os << in << t.syncText << ";\n";
+  os << t.indent << "}";
+  return withLineEndings(os.str(), t.span.text);
+}
+
+// The loop-form fix of one finding, when its exchange runs in such a loop.
+bool describeLoopFix(const KernelInfo &k, const WarpExchange &ex, Finding &f) {
+  const MemoryAccess &first = k.accesses[ex.reads.front().access];
+  std::shared_ptr<const UnitHelperTails> keep;
+  const WarpLoopTree *t = loopTreeAt(first.loc, keep);
+  if (!t)
+    return false;
+  std::string why = loopRefusal(k, ex, *t);
+  nlohmann::json fix = {{"kind", "warp-tail-shuffle"}, {"form", "loop"}};
+  if (!why.empty() || !t->span.valid()) {
+    if (why.empty())
+      why = "the loop is not written in one place of a file";
+    fix["safety"] = "refused";
+    fix["reason"] = "a per-warp tree written as a loop: " + why;
+    f.notes.push_back({{}, "no shuffle fix: " + fix["reason"].get<std::string>()});
+    f.details["fix"] = fix;
+    return true;
+  }
+  Fix x;
+  x.description = "move the per-warp tree loop over '" + t->array + "' (lines " + std::to_string(t->firstLine) + "-" +
+                  std::to_string(t->lastLine) + ") into registers: __shfl_down_sync(0xffffffff, ..., 16 ... 1), lanes " +
+                  "under 16 storing their last value to " + t->array + "[" + t->indexText + "] once";
+  x.subject = t->array + " warp tree loop";
+  x.replacements.push_back({t->span.file, t->span.offset, t->span.length, loopBody(*t)});
+  f.fixes.push_back(x);
+  f.notes.push_back({{}, "fix (--fix): " + x.description + "; every lane's " +
+                             (t->accName.empty() ? std::string("running value") : "'" + t->accName + "'") +
+                             " and every element of " + t->array +
+                             " end bit for bit as the loop leaves them (same additions, same order), so later "
+                             "reads need no proof"});
+  fix["safety"] = "safe";
+  fix["form"] = t->accName.empty() ? "loop" : "loop-register";
+  f.details["fix"] = fix;
+  f.details["subject"] = x.subject;
+  return true;
+}
+
 } // namespace
 
 void describeWarpTailFix(const KernelInfo &k, const WarpExchange &ex, const std::string &sync, Finding &f) {
+  if (describeLoopFix(k, ex, f))
+    return;
   if (describeHelperFix(k, ex, sync, f))
     return; // settled with the helper's other calls (settleHelperTailFixes)
   const WarpTail *tail = nullptr;

@@ -55,9 +55,42 @@ struct HelperWarpTail {
   std::string instanceProblem;
 };
 
+// A per-warp tree written as a loop over a 32-lane tile, as cuda-samples and
+// HeCBench write it:
+//   for (int i = 16; i > 0; i >>= 1) {        // or tile32.size() / 2, VEC / 2
+//     if (rank < i) { temp = s[idx + i]; beta += temp; s[idx] = beta; }
+//     cg::sync(tile32);                      // or __syncwarp()
+//   }
+// (register form), or `if (rank < i) s[idx] += s[idx + i];` (direct form).
+// rank is the lane in a thread_block_tile<32> or `idx & 31` / `idx % 32`;
+// idx is threadIdx.x or the block's thread_rank(). Facts only: the rule
+// checks the block shapes and the exchange before rewriting.
+struct WarpLoopTree {
+  SourceLocation loc;                   // the `for`
+  unsigned firstLine = 0, lastLine = 0; // of the whole loop
+  SourceSpan span;                      // the loop statement: what the rewrite replaces
+  std::string function;                 // the function it is written in
+  bool inHelper = false;                // a __device__ function, not the kernel
+  std::string array;                    // the shared array as written ("tmp", "sdata")
+  std::string elementType;              // its element type ("double")
+  std::string indexText;                // the own element's index as written ("cta.thread_rank()")
+  std::string rankText;                 // the guard's left side ("tile32.thread_rank()", "vid")
+  std::string loopVar;                  // "i"
+  std::string accName;                  // register form: the running value ("beta"); "" for the direct form
+  std::string tempName;                 // register form: the local the other lane's value goes through, or ""
+  std::string syncText;                 // the loop's sync statement as written, no semicolon
+  std::string indent, innerIndent;
+  std::string valueName;                // a name the function does not use, for the shuffled value
+  std::string accValueName;             // direct form: a name for the running value
+  // Why the loop, recognized by its shape, cannot be rewritten ("" when the
+  // AST allows it): a tile not 32 wide, a sync with a partial mask, types.
+  std::string refusal;
+};
+
 struct UnitHelperTails {
   std::string mainFile; // real path of the unit's main file
   std::vector<HelperWarpTail> helpers;
+  std::vector<WarpLoopTree> loops; // loop-form trees in the unit's files (not system headers)
 };
 
 // Finds the helper tails of the unit whose AST is `ctx` and records them
@@ -71,5 +104,8 @@ std::shared_ptr<const UnitHelperTails> helperTailsOfUnit(const std::string &main
 // The helper whose body holds `loc`, in any unit recorded, or null (its
 // steps and spelling are the same whichever unit included it).
 const HelperWarpTail *helperTailAt(const SourceLocation &loc, std::shared_ptr<const UnitHelperTails> &keep);
+
+// The loop-form tree whose loop holds `loc`, in any unit recorded, or null.
+const WarpLoopTree *loopTreeAt(const SourceLocation &loc, std::shared_ptr<const UnitHelperTails> &keep);
 
 } // namespace warplint

@@ -312,7 +312,8 @@ __global__ void oddSum(const unsigned *in, unsigned *out) {
 // CHECK-LOG: note: no shuffle fix: the helper 'oddTail' is rewritten only when every call of it is proven exact; the call at line {{[0-9]+}} in kernel 'oddSum': the block (48, 1, 1) is not one-dimensional with a multiple of 32 threads
 
 // The loop form over a 32-lane tile, every warp reducing its own 32 values:
-// kept as a note (the loop is not proven to be the same tree).
+// rewritten by the loop form of the fix (tests/lit/fixes/warp-tail-loop.cu),
+// every element kept as the loop leaves it.
 __global__ void tileSums(const float *in, float *out) {
   __shared__ float s[128];
   unsigned tid = threadIdx.x, lane = tid % 32;
@@ -328,8 +329,8 @@ __global__ void tileSums(const float *in, float *out) {
     out[blockIdx.x] = s[0] + s[32] + s[64] + s[96];
 }
 // CHECK-FIXES-LABEL: __global__ void tileSums(
-// CHECK-FIXES: {{^}}      s[tid] += s[tid + i];{{$}}
-// CHECK-LOG: note: no shuffle fix: the exchange is not an unrolled warp tail written out here (a loop: one load 's[tid + i]' at line {{[0-9]+}} reads lane + 1, 2, 4, 8, 16 over its iterations. The fix rewrites only unrolled steps
+// CHECK-FIXES: {{^}}      float wl_other = __shfl_down_sync(0xffffffff, wl_sum, i);{{$}}
+// CHECK-APPLIED: warplint: fixed {{.*}}: move the per-warp tree loop over 's'
 
 
 // One kernel that calls the helper is never launched here: its block shape
