@@ -69,6 +69,23 @@ struct Curve {
 
 const int kWarpCounts[] = {1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64};
 
+// The fixed time of a launch (probe kernel_fixed_time): Nsight Compute's
+// gpu__time_duration of a kernel of trivial blocks (256 threads that do no
+// memory work) against its block count, 1 block and 1 to 64 blocks an SM.
+// What a kernel costs besides its work: the launch, the ramp of its blocks
+// onto the SMs and the tail after the last one retires.
+Curve launchCurve(const HardwareProfile &p) {
+  Curve c;
+  c.logX = true;
+  int sms = p.smCount();
+  for (int perSm : {0, 1, 2, 4, 8, 16, 32, 64}) {
+    int blocks = perSm == 0 ? 1 : perSm * sms;
+    if (auto v = p.find("kernel_fixed_time", "gpu_time_duration_us", {{"shape", "trivial"}, {"blocks", blocks}}))
+      c.points.push_back({double(blocks), v->median});
+  }
+  return c;
+}
+
 Curve warpsCurve(const HardwareProfile &p, const std::string &probe, const std::string &name, Params extra = {}) {
   Curve c;
   for (int w : kWarpCounts) {
@@ -569,6 +586,37 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
                                                      {constant, "constant"}};
   auto top = std::max_element(groups.begin(), groups.end(), [](auto &a, auto &b) { return a.first < b.first; });
   cost.bottleneck = top->first > 0 ? top->second : "";
+  // --- the fixed time of a launch ---
+  // A kernel takes, besides its work, the launch, the ramp of its first wave
+  // of blocks onto the SMs and the drain after its last block: measured as
+  // the GPU's own duration of a grid of trivial blocks (kernel_fixed_time,
+  // as ncu's gpu__time_duration sees it), taken at the kernel's first wave
+  // (its blocks up to one resident set an SM: later waves' blocks start while
+  // earlier ones work, so their dispatch overlaps the work). It adds to the
+  // work's time and overlaps nothing; it is the same before and after a fix,
+  // so it pulls a short kernel's predicted speedups toward 1.
+  if (cost.timeUs > 0) {
+    Curve launch = launchCurve(p);
+    if (!launch.empty()) {
+      int64_t firstWave = std::min<int64_t>(cost.gridBlocks, int64_t(sms) * std::max(1, occ.blocksPerSm));
+      double fixedUs = launch.at(double(firstWave));
+      std::ostringstream basis;
+      basis.precision(3);
+      basis << "fixed time of a launch with a first wave of " << firstWave
+            << " blocks (kernel_fixed_time: gpu__time_duration of trivial blocks)";
+      cost.components.push_back({"launch", fixedUs, 0, basis.str()});
+      std::ostringstream why;
+      why.precision(3);
+      why << "a launch's fixed time (" << fixedUs << " us: the launch, the first wave of " << firstWave
+          << " blocks ramping onto the SMs and the tail; kernel_fixed_time) is added to the work's "
+          << cost.timeUs << " us; the same before and after a fix";
+      cost.assumptions.push_back(why.str());
+      cost.timeUs += fixedUs;
+    } else {
+      cost.assumptions.push_back("the profile has no launch fixed time (kernel_fixed_time): the launch, ramp and "
+                                 "tail of the kernel are left out");
+    }
+  }
   cost.computed = cost.timeUs > 0;
   if (cost.computed) {
     // How busy each part is over the kernel's time, against its peak (what
@@ -592,7 +640,17 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
     // then the units' rates at this kernel's warps and bytes in flight, and
     // the kernel is latency-bound, as ncu says below 60% of peak everywhere.
     cost.latencyBound = busiest->second < kLatencyBoundShare;
-    if (cost.latencyBound)
+    // The launch's fixed time is in timeUs, so a kernel made mostly of it has
+    // no unit near its peak over its whole time (as Nsight Compute sees a
+    // kernel of a few microseconds): latency-bound, whatever its work's part.
+    double launchShare = cost.component("launch") / cost.timeUs;
+    if (cost.latencyBound && launchShare >= 0.5)
+      cost.assumptions.push_back("latency-bound: the launch's fixed time is " +
+                                 std::to_string(int(std::lround(100 * launchShare))) +
+                                 "% of the kernel's time, when no unit works (busiest part: " + busiest->first + " at " +
+                                 std::to_string(int(std::lround(100 * busiest->second))) + "% of its peak; '" +
+                                 cost.bottleneck + "' is the largest part of its work)");
+    else if (cost.latencyBound)
       cost.assumptions.push_back("latency-bound: no part of the machine is above " +
                                  std::to_string(int(std::lround(100 * kLatencyBoundShare))) +
                                  "% of its peak (busiest: " + busiest->first + " at " +

@@ -51,6 +51,7 @@ void runHostCopyLatency(Context&, ProbeOutput&);
 void runCopyKernelOverlapVsStreams(Context&, ProbeOutput&);
 void runManagedFirstTouch(Context&, ProbeOutput&);
 void runWarpExchangeShuffleVsShared(Context&, ProbeOutput&);
+void runKernelFixedTime(Context&, ProbeOutput&);
 
 const std::vector<ProbeInfo>& allProbes() {
   static const std::vector<ProbeInfo> probes = {
@@ -171,6 +172,12 @@ const std::vector<ProbeInfo>& allProbes() {
        "shared array without sync; cycles per reduction at 64 warps an SM and for one warp alone (clock64), "
        "timed loops' SASS read back (seed 002 sec. 4.2.4)",
        runWarpExchangeShuffleVsShared},
+      // Issue 18: the fixed time of a launch the kernel cost model adds to each kernel.
+      {"kernel_fixed_time", "Fixed time of a kernel launch: empty kernel, one block, a grid of trivial blocks",
+       "an empty kernel (1 block of 32) and a kernel of trivial blocks (256 threads, no memory work) at 1 "
+       "block and 1-64 blocks an SM; CUDA events around each launch, median of 5 a run; Nsight Compute's "
+       "gpu__time_duration of the same launches added by scripts/fixed_time_ncu.py",
+       runKernelFixedTime},
   };
   return probes;
 }

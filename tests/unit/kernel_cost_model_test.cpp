@@ -5,6 +5,7 @@
 #include "analyzer/cost/KernelCostModel.h"
 #include "analyzer/results/PrivateMemory.h"
 
+#include <algorithm>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -189,5 +190,67 @@ TEST(KernelCostModel, AProfileWithoutRatesLeavesComponentsOutAndSaysSo) {
   bool said = false;
   for (const std::string &a : c.assumptions)
     said = said || a.find("no shared-memory throughput curve") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+namespace {
+// The bundled H100 profile without the probes named.
+HardwareProfile h100Without(const std::vector<std::string> &drop) {
+  std::ifstream in(std::string(WARPLINT_SOURCE_DIR) + "/probes/profiles/h100.json");
+  nlohmann::json j = nlohmann::json::parse(in);
+  nlohmann::json kept = nlohmann::json::array();
+  for (auto &probe : j["probes"])
+    if (std::find(drop.begin(), drop.end(), probe["id"].get<std::string>()) == drop.end())
+      kept.push_back(probe);
+  j["probes"] = kept;
+  return HardwareProfile::fromJson(j.dump(), "test");
+}
+} // namespace
+
+TEST(KernelCostModel, ALaunchsFixedTimeIsAddedAndATinyKernelIsLatencyBound) {
+  auto p = HardwareProfile::defaultProfile();
+  if (!p || !p->find("kernel_fixed_time", "gpu_time_duration_us"))
+    GTEST_SKIP() << "no bundled profile with kernel_fixed_time";
+  // One block that loads and reads shared memory once a thread: its work is
+  // far below a microsecond, the launch's fixed time is not.
+  Kernel tiny(1, 1, 1);
+  KernelCost c = estimateKernelCost(tiny.info, tiny.work, *p);
+  ASSERT_TRUE(c.computed) << c.notComputed;
+  double launch = c.component("launch");
+  EXPECT_GT(launch, 0.5);
+  EXPECT_GT(launch / c.timeUs, 0.5);
+  EXPECT_TRUE(c.latencyBound);
+  bool stated = false, latencyStated = false;
+  for (const std::string &a : c.assumptions) {
+    stated = stated || a.find("a launch's fixed time") != std::string::npos;
+    latencyStated = latencyStated || a.find("the launch's fixed time is") != std::string::npos;
+  }
+  EXPECT_TRUE(stated);
+  EXPECT_TRUE(latencyStated);
+  // The bottleneck is still the largest part of the work, never the launch.
+  EXPECT_NE(c.bottleneck, "launch");
+  // The first wave sets the ramp: a full grid's fixed time is at least one block's.
+  Kernel full(1, 1, 132 * 64);
+  KernelCost f = estimateKernelCost(full.info, full.work, *p);
+  EXPECT_GE(f.component("launch"), launch);
+}
+
+TEST(KernelCostModel, TheFixedTimePullsATinyKernelsSpeedupTowardOne) {
+  auto p = HardwareProfile::defaultProfile();
+  if (!p || !p->find("kernel_fixed_time", "gpu_time_duration_us"))
+    GTEST_SKIP() << "no bundled profile with kernel_fixed_time";
+  HardwareProfile noLaunch = h100Without({"kernel_fixed_time"});
+  Kernel conflicted(32, 4, 132), clean(1, 4, 132);
+  double with = estimateKernelCost(conflicted.info, conflicted.work, *p).timeUs /
+                estimateKernelCost(clean.info, clean.work, *p).timeUs;
+  KernelCost b = estimateKernelCost(conflicted.info, conflicted.work, noLaunch);
+  double without = b.timeUs / estimateKernelCost(clean.info, clean.work, noLaunch).timeUs;
+  EXPECT_GT(without, 1.0);
+  EXPECT_LT(with, without);
+  EXPECT_GE(with, 1.0);
+  EXPECT_EQ(b.component("launch"), 0);
+  bool said = false;
+  for (const std::string &a : b.assumptions)
+    said = said || a.find("no launch fixed time") != std::string::npos;
   EXPECT_TRUE(said);
 }

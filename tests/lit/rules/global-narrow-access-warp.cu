@@ -1,8 +1,8 @@
 // global-narrow-access decided from the warp model, whatever the code's shape,
 // with global-uncoalesced beside it: a thread's sibling accesses that fill
 // each other's gaps are one narrow finding and no uncoalesced one.
-// RUN: %not %warplint check %s --rules global-narrow-access,global-uncoalesced --color=never 2>&1 | %FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not=warning: --implicit-check-not='each lane' --implicit-check-not=error:
-// RUN: %not %warplint check %s --rules global-narrow-access --format json -o %t.json
+// RUN: %not %warplint check %s --fail-min-gain 0 --rules global-narrow-access,global-uncoalesced --color=never 2>&1 | %FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not=warning: --implicit-check-not='each lane' --implicit-check-not=error:
+// RUN: %not %warplint check %s --fail-min-gain 0 --rules global-narrow-access --format json -o %t.json
 // RUN: %FileCheck --input-file=%t.json %s --check-prefix=JSON
 
 #include <cuda_runtime.h>
