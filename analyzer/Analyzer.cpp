@@ -3,6 +3,7 @@
 #include "analyzer/model/BlockShapes.h"
 #include "analyzer/facts/PtxasFrames.h"
 #include "analyzer/results/PrivateMemory.h"
+#include "analyzer/frontend/MissingHeaders.h"
 #include "analyzer/frontend/SourceCheck.h"
 #include "analyzer/facts/DataObjects.h"
 #include "analyzer/facts/WarpExchanges.h"
@@ -27,6 +28,7 @@
 #include "clang/Basic/FileManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Path.h"
@@ -216,6 +218,7 @@ struct UnitOutput {
   bool handled = false; // the AST reached our consumer
   std::string stoppedWhile; // --time-limit was reached while doing this (the model is incomplete)
   SourceShape shape;    // whether the main file is source at all
+  std::vector<std::pair<std::string, SourceLocation>> missingHeaders; // skipped as if empty
 };
 
 class ModelConsumer : public ASTConsumer {
@@ -306,15 +309,28 @@ private:
   UnitOutput &out_;
 };
 
+// At most this many missing headers are skipped as if empty.
+constexpr int kMaxMissingHeaders = 8;
+
 class ModelAction : public ASTFrontendAction {
 public:
   explicit ModelAction(UnitOutput &out) : out_(out) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
     return std::make_unique<ModelConsumer>(out_);
   }
+  bool BeginSourceFileAction(CompilerInstance &ci) override {
+    ci.getPreprocessor().addPPCallbacks(std::make_unique<MissingHeaderSkipper>(skipped_, kMaxMissingHeaders));
+    return true;
+  }
+  void EndSourceFileAction() override {
+    const clang::SourceManager &sm = getCompilerInstance().getSourceManager();
+    for (const SkippedHeader &h : skipped_)
+      out_.missingHeaders.push_back({h.name, h.at.isValid() ? toLocation(sm, h.at) : SourceLocation{}});
+  }
 
 private:
   UnitOutput &out_;
+  std::vector<SkippedHeader> skipped_;
 };
 
 // Why an access's byte offset could not be expressed over known symbols: the
@@ -439,28 +455,6 @@ void stopUnit(TranslationUnitResult &result, double elapsed, double limit, const
                       stage + " (raise it, or --time-limit 0 for none)";
 }
 
-// Headers the build does not find are replaced by empty ones in this
-// directory, which exists only in memory.
-constexpr const char *kMissingHeaderDir = "/warplint-missing-headers";
-constexpr int kMaxMissingHeaders = 8;
-
-// The header named by a "'X' file not found" fatal error, or "".
-std::string missingHeader(const ErrorCollector &errors) {
-  for (const FrontendMessage &e : errors.errors) {
-    const std::string suffix = "' file not found";
-    const std::string &m = e.message;
-    if (e.level != "fatal" || m.size() <= suffix.size() + 1 || m.front() != '\'' ||
-        m.compare(m.size() - suffix.size(), suffix.size(), suffix) != 0)
-      continue;
-    std::string name = m.substr(1, m.size() - suffix.size() - 1);
-    // Only a plain relative name can be provided on an include path.
-    if (name.empty() || name.front() == '/' || name.find("..") != std::string::npos)
-      return "";
-    return name;
-  }
-  return "";
-}
-
 ParsedUnit parseUnit(const CompileJob &job, const AnalyzerOptions &opts) {
   ParsedUnit parsed;
   TranslationUnitResult &result = parsed.result;
@@ -475,45 +469,23 @@ ParsedUnit parseUnit(const CompileJob &job, const AnalyzerOptions &opts) {
   if (!cmd.argv.empty())
     cmd.argv.insert(cmd.argv.begin() + 1, "-fno-caret-diagnostics");
 
-  std::vector<std::pair<std::string, SourceLocation>> missing; // header, where it was included
-  auto errorsOwner = std::make_unique<ErrorCollector>();
-  auto out = std::make_unique<UnitOutput>();
-  for (int attempt = 0;; ++attempt) {
-    // Files under review (a fix being verified) are parsed from memory, and
-    // so are the empty stand-ins for missing headers.
-    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs = llvm::vfs::getRealFileSystem();
-    std::vector<std::string> argv = cmd.argv;
-    if (!opts.overlayFiles.empty() || !missing.empty()) {
-      auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(fs);
-      auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-      for (const auto &[path, contents] : opts.overlayFiles)
-        memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(contents, path));
-      for (const auto &m : missing)
-        memory->addFile(std::string(kMissingHeaderDir) + "/" + m.first, 0, llvm::MemoryBuffer::getMemBuffer(""));
-      overlay->pushOverlay(memory);
-      fs = overlay;
-      if (!missing.empty() && argv.size() > 1)
-        argv.insert(argv.begin() + 1, {"-idirafter", kMissingHeaderDir});
-    }
-    auto files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions{cmd.directory}, fs);
-    out = std::make_unique<UnitOutput>();
-    errorsOwner = std::make_unique<ErrorCollector>();
-    tooling::ToolInvocation invocation(argv, std::make_unique<ModelAction>(*out), files.get());
-    invocation.setDiagnosticConsumer(errorsOwner.get());
-    invocation.run();
-    // A header only host code needs (omp.h, mpi.h, a project header the
-    // database does not point at) should not cost the file's kernels.
-    std::string header = errorsOwner->fatal ? missingHeader(*errorsOwner) : "";
-    if (header.empty() || attempt >= kMaxMissingHeaders ||
-        std::any_of(missing.begin(), missing.end(), [&](auto &m) { return m.first == header; }))
-      break;
-    SourceLocation at;
-    for (const FrontendMessage &e : errorsOwner->errors)
-      if (e.level == "fatal")
-        at = e.loc;
-    missing.push_back({header, at});
+  // Files under review (a fix being verified) are parsed from memory.
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs = llvm::vfs::getRealFileSystem();
+  if (!opts.overlayFiles.empty()) {
+    auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(fs);
+    auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    for (const auto &[path, contents] : opts.overlayFiles)
+      memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(contents, path));
+    overlay->pushOverlay(memory);
+    fs = overlay;
   }
-  for (const auto &[header, at] : missing)
+  auto files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions{cmd.directory}, fs);
+  auto out = std::make_unique<UnitOutput>();
+  auto errorsOwner = std::make_unique<ErrorCollector>();
+  tooling::ToolInvocation invocation(cmd.argv, std::make_unique<ModelAction>(*out), files.get());
+  invocation.setDiagnosticConsumer(errorsOwner.get());
+  invocation.run();
+  for (const auto &[header, at] : out->missingHeaders)
     result.frontendNotes.push_back({at, "note", "header '" + header + "' not found; analyzed as if empty"});
 
   parsed.parseSeconds = deadline.elapsedSeconds();

@@ -14,7 +14,7 @@ file's warplint run and lists it (its ratio is then a lower bound).
 usage: bench/parse_floor.py [--warplint build/bin/warplint] [--runs 5] [--no-cuda-toolkit]
                             [--cpu] [-p DB] [--timeout S] [FILES...]
 """
-import argparse, glob, os, shlex, statistics, subprocess, sys, threading, time
+import argparse, glob, os, re, shlex, statistics, subprocess, sys, tempfile, threading, time
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -38,6 +38,28 @@ def timed(cmd, runs, ok_codes, cpu=False, timeout=None):
         if p.returncode not in ok_codes:
             sys.exit("command failed (%d): %s" % (p.returncode, " ".join(cmd)))
     return statistics.median(times), False
+
+
+MISSING = re.compile(r"fatal error: '([^']+)' file not found")
+
+
+def with_stand_ins(floor, stand_ins):
+    """The floor command, parsing headers it does not find as empty files
+    under `stand_ins`, as warplint does (the same names, at most 8)."""
+    cmd = list(floor)
+    for _ in range(8):
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        m = MISSING.search(p.stderr)
+        if not m or m.group(1).startswith("/") or ".." in m.group(1):
+            return cmd
+        path = os.path.join(stand_ins, m.group(1))
+        if os.path.exists(path):
+            return cmd
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        open(path, "w").close()
+        if "-idirafter" not in cmd or stand_ins not in cmd:
+            cmd[1:1] = ["-idirafter", stand_ins]
+    return cmd
 
 
 def main():
@@ -66,6 +88,7 @@ def main():
                               capture_output=True, text=True, check=True).stdout.strip().splitlines()[0]
         floor = shlex.split(line)
         floor[0] = a.clang
+        floor = with_stand_ins(floor, tempfile.mkdtemp(prefix="floor-stand-ins-"))
         # warplint exits 1 on findings; clang exits 1 on host-side errors it tolerates.
         w, late = timed([a.warplint, "check", f, "--format", "json"] + mode, a.runs, (0, 1), a.cpu, a.timeout)
         c, _ = timed(floor, a.runs, (0, 1), a.cpu)

@@ -334,8 +334,10 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
     combos = combos / widest->iterations.size() * thinned.size();
     widest->iterations = thinned;
   }
-  // The sweep's budget over every sample: thinned the same way, not below
-  // two iterations a loop (the first and one more).
+  // The sweep's budget over every sample: each time the widest loop keeps
+  // about half its iterations, evenly spread with its first and last kept
+  // (a clamp or a mirror at the edge shows at the last iteration as at the
+  // first), and no loop goes below those two.
   {
     size_t perCombination = std::max<size_t>(samples.size(), 1) * representativeWarps(block).size() *
                             (access.byteOffset->dependsOn(SymbolKind::BlockIdx) ? 2 : 1);
@@ -349,9 +351,10 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
       });
       if (widest == plans.end() || widest->iterations.size() <= 2)
         break;
+      size_t n = widest->iterations.size(), keep = std::max<size_t>((n + 1) / 2, 2);
       std::vector<int64_t> thinned;
-      for (size_t i = 0; i < widest->iterations.size(); i += 2)
-        thinned.push_back(widest->iterations[i]);
+      for (size_t t = 0; t < keep; ++t)
+        thinned.push_back(widest->iterations[(t * (n - 1) + (keep - 1) / 2) / (keep - 1)]);
       combos = combos / widest->iterations.size() * thinned.size();
       widest->iterations = thinned;
     }

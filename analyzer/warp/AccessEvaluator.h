@@ -35,7 +35,7 @@ struct EvaluationOptions {
   // swept access: beyond it the loops' iterations are thinned further, and
   // the sweep says so (a kernel with many symbolic sizes and three nested
   // loops otherwise costs tens of seconds; issue 19).
-  int64_t sweepBudget = int64_t{1} << 19;
+  int64_t sweepBudget = int64_t{1} << 16;
   // Values of particular parameters and uniform unknowns (by symbol index);
   // the others take symbolicValue.
   std::map<int, int64_t> paramOverrides, uniformOverrides;
