@@ -39,10 +39,10 @@ __global__ void transposePadded(float *out, const float *__restrict__ in, int n)
     out[(y + j) * n + x] = tile[threadIdx.x][threadIdx.y + j];
 }
 
-// A pointer only read but not const: the model counts nothing the fix changes. (n is stated at 1024:
-// 4 blocks, a kernel made mostly of the launch's fixed time, so latency-bound.)
+// A pointer only read but not const: the model counts nothing the fix changes. (No launch states
+// its grid, so the launch's fixed time is left out: the work's size is assumed.)
 // CHECK-MESSAGES: :[[@LINE+2]]:45: note: pointer parameter 'in' is only read{{.*}}[readonly-param]
-// CHECK-MESSAGES: note: kernel copyRows: latency-bound (no unit near its peak; largest part: dram) {{.*}}: no change the model can see (~1.00x)
+// CHECK-MESSAGES: note: kernel copyRows: DRAM-bound {{.*}}: no change the model can see (~1.00x)
 __global__ void copyRows(float *out, float *in, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
