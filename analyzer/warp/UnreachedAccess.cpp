@@ -1,8 +1,11 @@
 #include "analyzer/warp/UnreachedAccess.h"
+#include "analyzer/warp/AccessFingerprint.h"
+#include "analyzer/warp/FlatExpr.h"
 #include "analyzer/warp/UniformSweep.h"
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
 
 namespace warplint {
 
@@ -165,6 +168,47 @@ bool evaluateAssuming(const GuardedAccess &access, const std::vector<BlockShape>
   return true;
 }
 
+// Whether some thread of blocks 0 and 1 of any shape passes `guards` (none
+// reading a loop) under `opts`, decided as the sweep decides a lane's
+// activity: a guard that cannot be evaluated passes, guards read the
+// default and overridden values only. When no thread does, no evaluation
+// under these values can find an active lane, so a guard-value retry would
+// fail: sw4ck's 432 accesses under one `if` made 30,050 such retries, each
+// paying an access's whole set-up. Kept per guards, shape and values.
+bool anyThreadPasses(const std::vector<ExprRef> &guards, const std::vector<BlockShape> &shapes,
+                     const EvaluationOptions &opts) {
+  thread_local std::unordered_map<std::string, bool> memo;
+  for (const BlockShape &shape : shapes) {
+    Binding base = blockBinding(shape, opts);
+    std::string key = guardsContextFingerprint(guards, shape, base);
+    auto it = memo.find(key);
+    if (it == memo.end()) {
+      std::vector<FlatExpr> flat;
+      for (const ExprRef &g : guards)
+        flat.emplace_back(*g, std::vector<int>{});
+      bool passes = false;
+      for (int64_t bi = 0; bi <= 1 && !passes; ++bi) {
+        Binding b = base;
+        for (int d = 0; d < 3; ++d)
+          b.blockIdx[d] = bi;
+        for (int64_t tid = 0; tid < shape.threads() && !passes; ++tid) {
+          bindThread(b, shape, tid);
+          passes = std::none_of(flat.begin(), flat.end(), [&](FlatExpr &g) {
+            auto v = g.evaluate(b, nullptr);
+            return v && *v == 0;
+          });
+        }
+      }
+      if (memo.size() >= 100000)
+        memo.clear();
+      it = memo.emplace(std::move(key), passes).first;
+    }
+    if (it->second)
+      return true;
+  }
+  return false;
+}
+
 // Step 3 of evaluateWhereGuardsPass.
 bool evaluateWithSmallGuardValues(const GuardedAccess &access, const std::vector<BlockShape> &shapes,
                                   const EvaluationOptions &opts, const std::vector<std::string> &assumptions,
@@ -183,6 +227,8 @@ bool evaluateWithSmallGuardValues(const GuardedAccess &access, const std::vector
       tried.push_back(s);
   const std::string atDefault =
       "no lane passes the guards with every parameter at " + std::to_string(opts.symbolicValue) + "; evaluated with ";
+  bool guardsReadLoops = std::any_of(access.guards.begin(), access.guards.end(),
+                                     [](const ExprRef &g) { return g->dependsOnLoop(); });
   auto attempt = [&](const std::vector<Symbol> &set, int64_t value) {
     EvaluationOptions small = opts;
     std::string named;
@@ -190,6 +236,8 @@ bool evaluateWithSmallGuardValues(const GuardedAccess &access, const std::vector
       (s.kind == SymbolKind::Param ? small.paramOverrides : small.uniformOverrides)[s.index] = value;
       named += (named.empty() ? "" : ", ") + s.name + " = " + std::to_string(value);
     }
+    if (!guardsReadLoops && !opts.lastBlock && !anyThreadPasses(access.guards, shapes, small))
+      return false; // no lane could be active: the evaluation would find none
     if (!evaluateAssuming(access, shapes, small, assumptions, atDefault + named, f))
       return false;
     f.guardValueAssumed = named;
