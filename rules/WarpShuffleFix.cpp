@@ -60,6 +60,41 @@ std::string at(const MemoryAccess &a) { return "'" + a.text + "' at line " + std
 
 std::string notATail(const WarpExchange &ex, const KernelInfo &k);
 
+// What an in-kernel tail and a helper's tail must both be, or "": steps
+// halving from 32 (or 16) to 1 with one operator, ordered by volatile or
+// __syncwarp, run by warp 0 alone in 1-D blocks of whole warps from the
+// launches. `steps` names the steps ("the ", "the helper's ") and `runner`
+// what warp 0 runs, in the messages.
+std::string tailShapeRefusal(const KernelInfo &k, const WarpExchange &ex, const std::string &sync, const WarpTail &t,
+                             const std::string &steps, const std::string &runner) {
+  std::string offsets;
+  std::vector<int> got;
+  for (const WarpTailStep &s : t.steps) {
+    got.push_back(s.offset);
+    offsets += (offsets.empty() ? "" : ", ") + std::to_string(s.offset);
+  }
+  const std::vector<int> from32{32, 16, 8, 4, 2, 1}, from16{16, 8, 4, 2, 1};
+  if (got != from32 && got != from16)
+    return steps + "steps read lane + " + offsets +
+           ", not 32 (or 16) halving down to 1: lane 0 would not end with the whole warp's result in the same order";
+  for (const WarpTailStep &s : t.steps)
+    if (s.opKey != t.steps.front().opKey)
+      return steps + "step at line " + std::to_string(s.line) + " applies '" + s.combine + "' where the first applies '" +
+             t.steps.front().combine + "'";
+  if (sync == "none")
+    return "nothing orders " + steps + "steps (no volatile, no __syncwarp): the code as written is a race, so there "
+           "is no result to keep bit for bit";
+  if (k.blockShapeAssumed)
+    return "the block shape is assumed (" + k.blockShapeSource +
+           "): a shuffle over all 32 lanes needs warp 0 full, which no launch here shows";
+  for (const BlockShape &b : ex.shapes)
+    if (b.y != 1 || b.z != 1 || b.x % 32 != 0)
+      return "the block " + b.str() + " is not one-dimensional with a multiple of 32 threads";
+  if (ex.warps != std::vector<int>{0})
+    return "warps other than warp 0 run " + runner;
+  return "";
+}
+
 // Why the tail cannot be rewritten exactly, or "".
 std::string refusal(const KernelInfo &k, const WarpExchange &ex, const std::string &sync, const WarpTail *&tail) {
   const MemoryAccess &first = k.accesses[ex.reads.front().access];
@@ -78,31 +113,8 @@ std::string refusal(const KernelInfo &k, const WarpExchange &ex, const std::stri
     return t.refusal;
   if (t.array != ex.array)
     return "the tail's steps reach '" + t.array + "', not '" + ex.array + "'";
-  std::string offsets;
-  std::vector<int> got;
-  for (const WarpTailStep &s : t.steps) {
-    got.push_back(s.offset);
-    offsets += (offsets.empty() ? "" : ", ") + std::to_string(s.offset);
-  }
-  const std::vector<int> from32{32, 16, 8, 4, 2, 1}, from16{16, 8, 4, 2, 1};
-  if (got != from32 && got != from16)
-    return "the steps read lane + " + offsets + ", not 32 (or 16) halving down to 1: lane 0 would not end with the "
-           "whole warp's result in the same order";
-  for (const WarpTailStep &s : t.steps)
-    if (s.opKey != t.steps.front().opKey)
-      return "the step at line " + std::to_string(s.line) + " applies '" + s.combine + "' where the first applies '" +
-             t.steps.front().combine + "'";
-  if (sync == "none")
-    return "nothing orders the steps (no volatile, no __syncwarp): the code as written is a race, so there is no "
-           "result to keep bit for bit";
-  if (k.blockShapeAssumed)
-    return "the block shape is assumed (" + k.blockShapeSource +
-           "): a shuffle over all 32 lanes needs warp 0 full, which no launch here shows";
-  for (const BlockShape &b : ex.shapes)
-    if (b.y != 1 || b.z != 1 || b.x % 32 != 0)
-      return "the block " + b.str() + " is not one-dimensional with a multiple of 32 threads";
-  if (ex.warps != std::vector<int>{0})
-    return "warps other than warp 0 run the exchange";
+  if (std::string why = tailShapeRefusal(k, ex, sync, t, "the ", "the exchange"); !why.empty())
+    return why;
   // The model's loads, step by step: the last steps' reads, each at its offset, every lane of warp 0 reading.
   size_t n = ex.reads.size();
   if (n + 1 != t.steps.size() && n != t.steps.size())
@@ -200,31 +212,8 @@ std::string helperCallRefusal(const KernelInfo &k, const WarpExchange &ex, const
     return "the call at " + lineOf(call) + " is not one the scan of the file's calls saw";
   if (!c->problem.empty())
     return c->problem;
-  std::vector<int> got;
-  std::string offsets;
-  for (const WarpTailStep &s : t.steps) {
-    got.push_back(s.offset);
-    offsets += (offsets.empty() ? "" : ", ") + std::to_string(s.offset);
-  }
-  const std::vector<int> from32{32, 16, 8, 4, 2, 1}, from16{16, 8, 4, 2, 1};
-  if (got != from32 && got != from16)
-    return "the helper's steps read lane + " + offsets +
-           ", not 32 (or 16) halving down to 1: lane 0 would not end with the whole warp's result in the same order";
-  for (const WarpTailStep &s : t.steps)
-    if (s.opKey != t.steps.front().opKey)
-      return "the helper's step at line " + std::to_string(s.line) + " applies '" + s.combine + "' where the first applies '" +
-             t.steps.front().combine + "'";
-  if (sync == "none")
-    return "nothing orders the helper's steps (no volatile, no __syncwarp): the code as written is a race, so there "
-           "is no result to keep bit for bit";
-  if (k.blockShapeAssumed)
-    return "the block shape is assumed (" + k.blockShapeSource +
-           "): a shuffle over all 32 lanes needs warp 0 full, which no launch here shows";
-  for (const BlockShape &b : ex.shapes)
-    if (b.y != 1 || b.z != 1 || b.x % 32 != 0)
-      return "the block " + b.str() + " is not one-dimensional with a multiple of 32 threads";
-  if (ex.warps != std::vector<int>{0})
-    return "warps other than warp 0 run the helper";
+  if (std::string why = tailShapeRefusal(k, ex, sync, t, "the helper's ", "the helper"); !why.empty())
+    return why;
   // Each exchanging load is one of the helper's steps, reading lane + its
   // offset with all 32 lanes of warp 0. The guards on the steps are
   // compile-time constants (checked on every instance), so the lanes that

@@ -28,6 +28,25 @@ using namespace clang;
 
 namespace {
 
+// The element types __shfl_down_sync carries as they are (int, unsigned,
+// long long, unsigned long long, float, double): the rewrites keep them.
+bool shuffleType(QualType t) {
+  const auto *b = t->getAs<BuiltinType>();
+  if (!b)
+    return false;
+  switch (b->getKind()) {
+  case BuiltinType::Int:
+  case BuiltinType::UInt:
+  case BuiltinType::LongLong:
+  case BuiltinType::ULongLong:
+  case BuiltinType::Float:
+  case BuiltinType::Double:
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool isThreadIdxX(const Expr *e) {
   e = e->IgnoreParenImpCasts();
   if (auto *pseudo = dyn_cast<PseudoObjectExpr>(e)) {
@@ -343,22 +362,6 @@ private:
     return buf.substr(start, end - start).str();
   }
 
-  static bool shuffleType(QualType t) {
-    const auto *b = t->getAs<BuiltinType>();
-    if (!b)
-      return false;
-    switch (b->getKind()) {
-    case BuiltinType::Int:
-    case BuiltinType::UInt:
-    case BuiltinType::LongLong:
-    case BuiltinType::ULongLong:
-    case BuiltinType::Float:
-    case BuiltinType::Double:
-      return true;
-    default:
-      return false;
-    }
-  }
 
   bool isTid(const Expr *e) {
     if (isThreadIdxX(e))
@@ -1138,22 +1141,6 @@ private:
       return false;
     }
     return false;
-  }
-  static bool shuffleType(QualType t) {
-    const auto *b = t->getAs<BuiltinType>();
-    if (!b)
-      return false;
-    switch (b->getKind()) {
-    case BuiltinType::Int:
-    case BuiltinType::UInt:
-    case BuiltinType::LongLong:
-    case BuiltinType::ULongLong:
-    case BuiltinType::Float:
-    case BuiltinType::Double:
-      return true;
-    default:
-      return false;
-    }
   }
   std::string text(SourceRange r) { return sourceText(ctx_, r); }
   std::string lineIndent(clang::SourceLocation loc) {
