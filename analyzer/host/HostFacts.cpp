@@ -191,21 +191,8 @@ public:
         addTransfer(call, api);
         return true;
       }
-    if (name == "cudaMemPrefetchAsync" || name == "cudaMemAdvise" || name == "cudaMemPrefetchAsync_v2" ||
-        name == "cudaMemAdvise_v2" || name == "cuMemPrefetchAsync" || name == "cuMemAdvise") {
-      if (call->getNumArgs() > 0) {
-        BufferOrigin o = managedOrigin(call->getArg(0));
-        if (o.kind == MemoryOrigin::Managed) {
-          bool prefetch = name.find("Prefetch") != std::string::npos;
-          ManagedEvent e = event(prefetch ? ManagedEvent::Prefetch : ManagedEvent::Advise, call, o);
-          if (prefetch && call->getNumArgs() > 2) {
-            e.prefetchTarget = text(call->getArg(2));
-            e.toHost = e.prefetchTarget.find("CpuDeviceId") != std::string::npos ||
-                       e.prefetchTarget.find("Host") != std::string::npos;
-          }
-          out_.managed.push_back(e);
-        }
-      }
+    if (isPrefetchOrAdvise(name)) {
+      addPrefetchOrAdvise(call, name, std::vector<const Expr *>(call->arg_begin(), call->arg_end()));
       return true;
     }
     if (name == "cudaDeviceSynchronize" || name == "cudaStreamSynchronize" || name == "cudaEventSynchronize" ||
@@ -258,6 +245,53 @@ public:
       if (!visible && !isLaunchApi(name) && (isLibraryName(name) || (fd && !inSystemHeader(fd->getCanonicalDecl()))))
         out_.managed.push_back(event(ManagedEvent::Escape, call, o));
     }
+    return true;
+  }
+
+  static bool isPrefetchOrAdvise(const std::string &name) {
+    return name == "cudaMemPrefetchAsync" || name == "cudaMemAdvise" || name == "cudaMemPrefetchAsync_v2" ||
+           name == "cudaMemAdvise_v2" || name == "cuMemPrefetchAsync" || name == "cuMemAdvise";
+  }
+
+  void addPrefetchOrAdvise(const Expr *call, const std::string &name, const std::vector<const Expr *> &args) {
+    if (args.empty() || !args[0])
+      return;
+    BufferOrigin o = managedOrigin(args[0]);
+    if (o.kind != MemoryOrigin::Managed)
+      return;
+    bool prefetch = name.find("Prefetch") != std::string::npos;
+    ManagedEvent e = event(prefetch ? ManagedEvent::Prefetch : ManagedEvent::Advise, call, o);
+    if (prefetch && args.size() > 2 && args[2]) {
+      e.prefetchTarget = text(args[2]);
+      e.toHost = e.prefetchTarget.find("CpuDeviceId") != std::string::npos ||
+                 e.prefetchTarget.find("Host") != std::string::npos;
+    }
+    out_.managed.push_back(e);
+  }
+
+  // A prefetch or advice written for an older toolkit: CUDA 13 takes a
+  // cudaMemLocation where CUDA 12 took a device number
+  // (`cudaMemPrefetchAsync(a, bytes, id)`, `cudaMemAdvise(a, bytes, advice, id)`),
+  // so such a call does not resolve and clang keeps it as a RecoveryExpr of
+  // the callee's name and the arguments. It still states the programmer's
+  // intent (the buffer is prefetched or advised there), so it counts as one.
+  bool VisitRecoveryExpr(RecoveryExpr *r) {
+    if (!fn_)
+      return true;
+    auto subs = r->subExpressions();
+    if (subs.empty() || !subs[0])
+      return true;
+    const Expr *callee = subs[0]->IgnoreParenImpCasts();
+    std::string name;
+    if (auto *u = dyn_cast<UnresolvedLookupExpr>(callee))
+      name = u->getName().getAsString();
+    else if (auto *d = dyn_cast<DeclRefExpr>(callee))
+      name = d->getNameInfo().getAsString();
+    name = plainName(name);
+    if (!isPrefetchOrAdvise(name))
+      return true;
+    std::vector<const Expr *> args(subs.begin() + 1, subs.end());
+    addPrefetchOrAdvise(r, name, args);
     return true;
   }
 
@@ -465,7 +499,9 @@ private:
     std::set<const ValueDecl *> declared;               // locals its body declares afresh
   };
 
-  std::string fnName() const { return fn_ ? fn_->getNameAsString() : ""; }
+  // Qualified, so that two methods of one name (`Worker::run`, `Pool::run`) are not taken for one
+  // function when the rules group events by their function.
+  std::string fnName() const { return fn_ ? fn_->getQualifiedNameAsString() : ""; }
   std::string text(const Expr *e) const { return writtenText(ctx_, e); }
 
   std::vector<HostLoop> loopInfos() const {

@@ -119,6 +119,15 @@ public:
     for (const HostTransfer &t : facts.transfers)
       if (t.stream.variesInLoop)
         staged.insert(t.function);
+    // A function its caller runs once per chunk, each call on its own stream: a visible caller calls it
+    // in a loop (`for (i...) ops[i].async_operation(h + off, ...)`, each object holding a stream), and
+    // its copies and kernel run on a stream that is not the default one. The caller stages the chunks
+    // already, unless the function waits for its stream before returning (then the chunks serialize).
+    std::set<std::string> chunkWorkers;
+    for (const HostLaunch &l : facts.launches)
+      if (l.viaHelper && !l.bodyUnseen && !l.loops.empty() && l.kernel.size() > 2 &&
+          l.kernel.compare(l.kernel.size() - 2, 2, "()") == 0)
+        chunkWorkers.insert(l.kernel.substr(0, l.kernel.size() - 2));
     std::set<size_t> usedD2H;
     for (const HostTransfer &in : facts.transfers) {
       if (!in.argsParsed || in.direction != CopyDirection::HostToDevice || staged.count(in.function))
@@ -188,6 +197,15 @@ public:
           between = true;
       if (between)
         continue;
+      std::string plain = in.function.substr(in.function.rfind(':') == std::string::npos ? 0 : in.function.rfind(':') + 1);
+      if (chunkWorkers.count(plain) && !in.stream.isDefault) {
+        bool waits = false;
+        for (const ManagedEvent &e : facts.managed)
+          if (e.kind == ManagedEvent::Sync && e.function == in.function && e.order > back->order)
+            waits = true;
+        if (!waits)
+          continue;
+      }
       usedD2H.insert(backIndex);
       out.push_back(makeFinding(in, *launch, *back, ctx));
     }
