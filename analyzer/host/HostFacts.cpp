@@ -157,6 +157,9 @@ public:
   bool TraverseCXXForRangeStmt(CXXForRangeStmt *s) {
     return inLoop(s, "range-for", [&] { return RecursiveASTVisitor::TraverseCXXForRangeStmt(s); });
   }
+  // `sizeof(*p)`, `alignof(p[0])`: the operand is not evaluated, so `*p` there touches nothing
+  // (`cudaMallocManaged(&p, sizeof(*p) * n)` is not a host touch of the managed buffer).
+  bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *) { return true; }
   template <typename F> bool inLoop(Stmt *s, const char *kind, F traverse) {
     if (!fn_)
       return traverse();
