@@ -19,7 +19,7 @@ unsigned filledOnDevice() {
   cudaMallocManaged((void **)&r, sizeof(*r) * N);
   fill<<<N / 256, 256>>>(r, N);
   cudaDeviceSynchronize();
-  // CHECK: :[[@LINE+1]]:10: warning: the host touches managed memory 'r' that kernel 'fill' (line [[@LINE-3]]) used, with no cudaMemPrefetchAsync to the host in between
+  // CHECK: :[[@LINE+1]]:10: warning: the host touches managed memory 'r' that kernel 'fill' (line [[@LINE-2]]) used, with no cudaMemPrefetchAsync to the host in between
   return r[N - 1];
 }
 
