@@ -1,7 +1,7 @@
 #include "analyzer/Analyzer.h"
 #include "analyzer/Deadline.h"
 #include "analyzer/model/BlockShapes.h"
-#include "analyzer/facts/PtxasFrames.h"
+#include "analyzer/native/PtxasFrames.h"
 #include "analyzer/results/PrivateMemory.h"
 #include "analyzer/frontend/MissingHeaders.h"
 #include "analyzer/frontend/SourceCheck.h"
@@ -33,6 +33,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/xxhash.h"
 
 #include <algorithm>
 #include <atomic>
@@ -96,6 +97,7 @@ public:
 struct UnitModel {
   std::vector<ModeledKernel> kernels;
   std::vector<std::pair<std::string, std::string>> fileHashes;
+  std::string inputsHash; // of every file the parse read: keys the unit's cached nvcc compile
   std::vector<LaunchSite> launches;
   std::vector<std::vector<const FunctionDecl *>> launchKernels; // parallel to launches; AST lifetime only
   std::vector<const FunctionDecl *> kernelDecls;   // parallel to kernels; AST lifetime only
@@ -258,8 +260,26 @@ private:
     m.kernelDecls.clear();
     m.host = std::make_shared<HostFacts>(collectHostFacts(ctx));
     recordHashes(ctx);
+    out_.model.inputsHash = hashInputs(ctx.getSourceManager());
     out_.shape = describeMainFile(ctx);
     out_.handled = true;
+  }
+
+  // Every file the parse read, by path and content as parsed (in-memory
+  // overlays included), in path order: two parses with the same hash read
+  // the same text. xxh3: the toolkit's headers are megabytes.
+  static std::string hashInputs(const SourceManager &sm) {
+    std::vector<std::pair<std::string, uint64_t>> files;
+    for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) {
+      std::optional<llvm::MemoryBufferRef> buffer = it->second->getBufferIfLoaded();
+      if (buffer)
+        files.emplace_back(it->first.getName().str(), llvm::xxh3_64bits(buffer->getBuffer()));
+    }
+    std::sort(files.begin(), files.end());
+    std::string text;
+    for (const auto &[path, h] : files)
+      text += path + " " + std::to_string(h) + "\n";
+    return std::to_string(llvm::xxh3_64bits(llvm::StringRef(text)));
   }
 
   // The main file and every file a rewrite would touch, as parsed.
@@ -529,6 +549,24 @@ ParsedUnit parseUnit(const CompileJob &job, const AnalyzerOptions &opts) {
   return parsed;
 }
 
+// Whether the unit is compiled with ptxas -v under `mode`: in auto, when
+// some kernel has a private array that ptxas may put in local memory (a
+// subscript that is not constant after unrolling, or an address that
+// leaves the code that indexes it); its static verdict is then replaced by
+// the stack frame.
+bool wantsPtxas(PtxasMode mode, const TranslationUnitResult &unit) {
+  if (mode == PtxasMode::Off || unit.kernels.empty())
+    return false;
+  if (mode == PtxasMode::On)
+    return true;
+  for (const KernelInfo &k : unit.kernels)
+    if (k.isGlobal && k.privateMemory)
+      for (const PrivateArray &a : k.privateMemory->arrays)
+        if (!a.dynamicSubscripts.empty() || !a.escape.empty())
+          return true;
+  return false;
+}
+
 TranslationUnitResult evaluateUnit(ParsedUnit &&parsed, const ForeignLaunches &foreign,
                                    const AnalyzerOptions &opts) {
   TranslationUnitResult result = std::move(parsed.result);
@@ -555,8 +593,18 @@ TranslationUnitResult evaluateUnit(ParsedUnit &&parsed, const ForeignLaunches &f
   }
   // Stack frames for the private-array rule, registers and shared memory
   // for the cost model's occupancy.
-  if (opts.ptxasConfirm && parsed.cuda && !result.kernels.empty())
-    readPtxasFrames(parsed.job, *parsed.cuda, result);
+  if (parsed.cuda && wantsPtxas(opts.ptxas, result)) {
+    PtxasCompileRequest request;
+    request.job = &parsed.job;
+    request.cuda = &*parsed.cuda;
+    request.inputsHash = unit.inputsHash;
+    request.cacheDir = opts.nativeCacheDir;
+    // nvcc reads the files on disk: text edited in memory is only matched
+    // against a cached compile of the same content.
+    request.mayCompile = opts.ptxas != PtxasMode::CacheOnly && opts.overlayFiles.empty();
+    request.timeoutSeconds = opts.timeLimitSeconds;
+    attributePtxasFrames(compileWithPtxasVerbose(request), *parsed.cuda, result);
+  }
   return result;
 }
 

@@ -5,6 +5,7 @@
 #include "analyzer/model/BlockShapes.h"
 #include "analyzer/results/AnalysisResults.h"
 #include "analyzer/frontend/CompileJobs.h"
+#include "analyzer/native/NativeCompile.h"
 
 #include <functional>
 #include <map>
@@ -28,9 +29,13 @@ struct AnalyzerOptions {
   // Called after each unit, one call at a time, with the number done so far
   // and the unit just finished (a progress line).
   std::function<void(size_t done, size_t total, const std::string &file)> onUnitDone;
-  // Compile each unit with the toolkit's nvcc (-Xptxas -v) and record the
-  // stack frame ptxas reports per kernel (analyzer/facts/PtxasFrames.h).
-  bool ptxasConfirm = false;
+  // When to compile a unit with the toolkit's nvcc (-Xptxas -v) and record
+  // the stack frame, registers and shared memory ptxas reports per kernel
+  // (analyzer/native/): never, where a private array's place depends on it,
+  // or always. Needs a toolkit the unit was parsed against.
+  PtxasMode ptxas = PtxasMode::Off;
+  // Where those compiles are cached ("" : not cached).
+  std::string nativeCacheDir;
   // Count each block's work for the kernel cost model (analyzer/cost/);
   // off with --no-cost-model, which also leaves findings unpriced.
   bool countWork = true;

@@ -1,4 +1,5 @@
 #include "driver/CommandLine.h"
+#include "analyzer/native/NativeCompile.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -151,6 +152,17 @@ bool parseAnalysisOption(ArgCursor &cur, CheckOptions &o, std::string &error) {
       else
         o.timeLimit = seconds;
     }
+  } else if (auto v = cur.value({"--ptxas"}, error)) {
+    PtxasMode mode;
+    if (error.empty() && (*v == "cache-only" || !parsePtxasMode(*v, mode)))
+      error = "invalid value '" + *v + "' for --ptxas (expected off, auto or on)";
+    else
+      o.ptxas = *v;
+  } else if (auto v = cur.value({"--cache-dir"}, error)) {
+    o.cacheDir = *v;
+  } else if (arg == "--no-cache") {
+    o.noCache = true;
+    cur.next();
   } else if (arg == "--no-cuda-toolkit" || arg == "--assume-no-alias") {
     (arg == "--no-cuda-toolkit" ? o.noCudaToolkit : o.assumeNoAlias) = true;
     cur.next();
@@ -234,11 +246,12 @@ ParseResult parseCheck(const std::vector<std::string> &args, size_t start) {
       }
     } else if (auto v = cur.value({"--export-fixes"}, error)) {
       o.exportFixes = *v;
-    } else if (arg == "--fix" || arg == "--fix-dry-run" || arg == "--fix-verify-nvcc" || arg == "--fix-launch" ||
-               arg == "--ptxas-confirm") {
+    } else if (arg == "--ptxas-confirm") {
+      o.ptxas = "on";
+      cur.next();
+    } else if (arg == "--fix" || arg == "--fix-dry-run" || arg == "--fix-verify-nvcc" || arg == "--fix-launch") {
       bool &flag = arg == "--fix" ? o.fix : arg == "--fix-dry-run" ? o.fixDryRun
-                                        : arg == "--fix-verify-nvcc" ? o.fixVerifyNvcc
-                                        : arg == "--fix-launch" ? o.fixLaunch : o.ptxasConfirm;
+                                        : arg == "--fix-verify-nvcc" ? o.fixVerifyNvcc : o.fixLaunch;
       flag = true;
       cur.next();
     } else if (arg == "--no-cost-model") {

@@ -47,7 +47,12 @@ struct CheckOptions {
   bool allWarningsAsErrors = false;          // --warnings-as-errors all
   unsigned jobs = 0;               // -j N: files analyzed at once; 0: one per core
   bool quiet = false;              // --quiet: no progress line and no summary on stderr
-  bool ptxasConfirm = false;       // --ptxas-confirm: compile with nvcc -Xptxas -v, note stack frames
+  // --ptxas off|auto|on (--ptxas-confirm is on): when a file is compiled with
+  // the toolkit's nvcc -Xptxas -v for its stack frames and registers; unset:
+  // $WARPLINT_PTXAS, else auto (analyzer/native/NativeCompile.h).
+  std::string ptxas;
+  std::string cacheDir;            // --cache-dir DIR: those compiles' cache; "": $WARPLINT_CACHE_DIR, ~/.cache/warplint
+  bool noCache = false;            // --no-cache: compile again every run, keep nothing
   bool showSuppressed = false;     // --show-suppressed: also print findings a NOLINT silenced
   Severity failOn = Severity::Note; // --fail-on: the least severe finding that makes the exit status 1
   // --min-gain PCT: findings whose predicted kernel gain is below PCT percent

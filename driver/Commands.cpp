@@ -100,6 +100,11 @@ int checkRuleAndCudaOptions(const CheckOptions &o) {
       return usageError("unknown rule" + std::string(unknown.size() == 1 ? " '" : "s '") + joined(unknown) +
                         "' in " + flag + " (known: " + joined(known) + ")");
   }
+  if (const char *env = std::getenv("WARPLINT_PTXAS"); o.ptxas.empty() && env && *env) {
+    PtxasMode mode;
+    if (!parsePtxasMode(env, mode) || mode == PtxasMode::CacheOnly)
+      return usageError("invalid value '" + std::string(env) + "' in WARPLINT_PTXAS (expected off, auto or on)");
+  }
   if (!o.cudaPath.empty() && !o.noCudaToolkit) {
     std::string why;
     if (!locateCuda(o.cudaPath, why))
@@ -114,7 +119,17 @@ AnalyzerOptions analyzerOptionsFor(const CheckOptions &o) {
   analyzerOpts.frontend.forceMinimalCuda = o.noCudaToolkit;
   analyzerOpts.frontend.buildDir = o.buildDir;
   analyzerOpts.frontend.extraArgs = o.compilerFlags;
-  analyzerOpts.ptxasConfirm = o.ptxasConfirm;
+  // Unset, $WARPLINT_PTXAS decides (the test suites pin it), else auto;
+  // an invalid value in the variable is an error of the run (checked in
+  // checkRuleAndCudaOptions).
+  std::string ptxas = o.ptxas;
+  if (const char *env = std::getenv("WARPLINT_PTXAS"); ptxas.empty() && env && *env)
+    ptxas = env;
+  if (ptxas.empty() || !parsePtxasMode(ptxas, analyzerOpts.ptxas))
+    analyzerOpts.ptxas = PtxasMode::Auto;
+  if (o.noCudaToolkit)
+    analyzerOpts.ptxas = PtxasMode::Off;
+  analyzerOpts.nativeCacheDir = o.noCache ? "" : !o.cacheDir.empty() ? o.cacheDir : defaultNativeCacheDir();
   analyzerOpts.countWork = !o.noCostModel;
   analyzerOpts.timeLimitSeconds = o.timeLimit;
   return analyzerOpts;

@@ -87,10 +87,19 @@ Options:
                              four bytes a thread, a quarter of the grid)
   --assume-no-alias          take pointer parameters to never alias (readonly-param
                              then adds __restrict__ without launch-site proof)
-  --ptxas-confirm            compile each file with the toolkit's nvcc -Xptxas -v
-                             and confirm private-array-local-memory findings
-                             with the kernel's stack frame (drops those ptxas
-                             shows in registers; slow: a real compilation)
+  --ptxas off|auto|on        when to compile a file with the toolkit's nvcc
+                             -Xptxas -v and let each kernel's stack frame decide
+                             private-array-local-memory (drops arrays ptxas keeps
+                             in registers; registers also feed the cost model's
+                             occupancy). auto (default; $WARPLINT_PTXAS sets
+                             another): only files with a private array whose
+                             place depends on ptxas; on: every file. Needs the
+                             toolkit; compiles are cached (a real compilation:
+                             seconds the first time, nothing once cached)
+  --ptxas-confirm            same as --ptxas on
+  --cache-dir DIR            where those compiles are cached (default
+                             $WARPLINT_CACHE_DIR, else ~/.cache/warplint)
+  --no-cache                 compile again on every run and cache nothing
   --fail-on note|warning|error
                              the least severe finding that makes the exit
                              status 1 (default: note, i.e. any finding)

@@ -4,7 +4,7 @@
 // leaves the code indexing it, or a loop too long for nvcc to unroll. Size
 // alone decides nothing (a fully unrolled 1 KiB array with constant
 // subscripts stays in registers). Judged from analyzer/facts/PrivateArrays.cpp's facts; confirmed by
-// ptxas's stack frame when it was run (--ptxas-confirm).
+// ptxas's stack frame when it was run (--ptxas auto where a toolkit is installed, or on).
 #include "rules/AllRules.h"
 #include "rules/ProfileCosts.h"
 
@@ -131,7 +131,7 @@ std::string localCost(const HardwareProfile &p, nlohmann::json &details) {
 //     kalman's `double l_alpha[8]` at `l_alpha[n_diff] += mu`. Declared
 //     inside that loop, the array is new each iteration: registers.
 // Thread or parameter subscripts in unrolled loops were not measured: from 32.
-// With --ptxas-confirm the stack frame decides instead.
+// Where ptxas ran (--ptxas auto or on) the stack frame decides instead.
 // A scalar element that is not 32 bits wide (double, 64-bit integers,
 // pointers, char, short). ptxas gives a small array of 32-bit elements
 // registers even at a dynamic subscript, but not these: nvcc 13.0 put

@@ -20,6 +20,11 @@ config.substitutions.append(("%not", os.path.join(llvm_bin, "not")))
 config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("PATH", "")])
 # The analyzer must not depend on a terminal.
 config.environment["TERM"] = "dumb"
+# Findings must not depend on whether this machine has a toolkit: the default
+# `--ptxas auto` would compile files with nvcc here and not in CI. Tests of
+# --ptxas pass it explicitly, with their own --cache-dir.
+config.environment["WARPLINT_PTXAS"] = "off"
+config.environment["WARPLINT_CACHE_DIR"] = os.path.join(config.test_exec_root, "native-cache")
 # --fix-verify-nvcc tests need a real nvcc.
 if os.path.exists("/usr/local/cuda/bin/nvcc"):
     config.available_features.add("nvcc")

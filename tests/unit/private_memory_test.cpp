@@ -1,6 +1,6 @@
 // Distinct constant addresses per warp (constant-divergent-access) and the
 // ptxas -v parser behind --ptxas-confirm, without Clang or a toolkit.
-#include "analyzer/facts/PtxasFrames.h"
+#include "analyzer/native/PtxasFrames.h"
 #include "analyzer/warp/AccessEvaluator.h"
 #include <gtest/gtest.h>
 

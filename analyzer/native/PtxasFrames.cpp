@@ -1,11 +1,7 @@
-#include "analyzer/facts/PtxasFrames.h"
+#include "analyzer/native/PtxasFrames.h"
 #include "analyzer/results/PrivateMemory.h"
 
 #include "llvm/Demangle/Demangle.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 
 #include <regex>
 #include <sstream>
@@ -27,25 +23,6 @@ std::string baseName(const std::string &demangled, std::string &args) {
   if (size_t colons = s.rfind("::"); colons != std::string::npos)
     s = s.substr(colons + 2);
   return s;
-}
-
-// The flags of a clang job that nvcc understands the same way.
-std::vector<std::string> nvccFlags(const CompileJob &job, std::string &arch) {
-  std::vector<std::string> out;
-  arch = "sm_90";
-  for (size_t i = 0; i < job.flags.size(); ++i) {
-    const std::string &f = job.flags[i];
-    auto starts = [&](const char *p) { return f.rfind(p, 0) == 0; };
-    if (starts("--cuda-gpu-arch=") || starts("--offload-arch="))
-      arch = f.substr(f.find('=') + 1);
-    else if ((f == "-I" || f == "-isystem" || f == "-D" || f == "-U") && i + 1 < job.flags.size())
-      out.push_back(f), out.push_back(job.flags[++i]);
-    else if (starts("-I") || starts("-D") || starts("-U") || starts("-std="))
-      out.push_back(f);
-    else if (starts("-isystem"))
-      out.push_back("-isystem"), out.push_back(f.substr(8));
-  }
-  return out;
 }
 
 void setAll(TranslationUnitResult &unit, const std::string &why) {
@@ -87,31 +64,11 @@ std::map<std::string, PtxasFunction> parsePtxasVerbose(const std::string &text) 
   return out;
 }
 
-void readPtxasFrames(const CompileJob &job, const CudaInstallation &cuda, TranslationUnitResult &unit) {
-  std::string nvcc = cuda.root + "/bin/nvcc";
-  if (!llvm::sys::fs::can_execute(nvcc))
-    return setAll(unit, "no nvcc in " + cuda.root + "/bin");
-  llvm::SmallString<128> cubin, log;
-  if (llvm::sys::fs::createTemporaryFile("warplint-ptxas", "cubin", cubin) ||
-      llvm::sys::fs::createTemporaryFile("warplint-ptxas", "log", log))
-    return setAll(unit, "cannot create a temporary file for nvcc");
-  std::string arch;
-  std::vector<std::string> args{nvcc, "-cubin", "-Xptxas", "-v", "-o", std::string(cubin)};
-  for (const std::string &f : nvccFlags(job, arch))
-    args.push_back(f);
-  args.push_back("-arch=" + arch);
-  args.push_back(job.file);
-  std::vector<llvm::StringRef> argv(args.begin(), args.end());
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(log), llvm::StringRef(log)};
-  std::string error;
-  int rc = llvm::sys::ExecuteAndWait(nvcc, argv, std::nullopt, redirects, 0, 0, &error);
-  auto buffer = llvm::MemoryBuffer::getFile(log);
-  std::string text = buffer ? (*buffer)->getBuffer().str() : "";
-  llvm::sys::fs::remove(cubin);
-  llvm::sys::fs::remove(log);
-  if (rc != 0)
-    return setAll(unit, "nvcc failed" + (error.empty() ? std::string() : ": " + error));
-  std::map<std::string, PtxasFunction> functions = parsePtxasVerbose(text);
+void attributePtxasFrames(const PtxasCompile &compile, const CudaInstallation &cuda, TranslationUnitResult &unit) {
+  if (!compile.ok)
+    return setAll(unit, compile.error);
+  const std::string &arch = compile.arch;
+  std::map<std::string, PtxasFunction> functions = parsePtxasVerbose(compile.log);
   std::string tool = "ptxas (nvcc " + std::to_string(cuda.major) + "." + std::to_string(cuda.minor) + ", " + arch + ")";
   for (KernelInfo &k : unit.kernels) {
     if (!k.privateMemory || !k.isGlobal)

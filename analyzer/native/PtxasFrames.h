@@ -1,10 +1,12 @@
 // What ptxas itself says about a unit's kernels: `nvcc -cubin -Xptxas -v`
 // prints each function's stack frame and spill bytes. A kernel whose private
 // arrays stay in registers has a 0-byte frame. Slow (a real device
-// compilation), so only run on request (`warplint check --ptxas-confirm`).
+// compilation, cached: analyzer/native/NativeCompile.h), so run only where
+// a private array's place depends on it, or on request (`--ptxas on`).
 #pragma once
 
 #include "analyzer/frontend/CompileJobs.h"
+#include "analyzer/native/NativeCompile.h"
 #include "analyzer/results/AnalysisResults.h"
 
 #include <map>
@@ -22,8 +24,8 @@ struct PtxasFunction {
 // Parses ptxas -v output: mangled name -> its figures.
 std::map<std::string, PtxasFunction> parsePtxasVerbose(const std::string &text);
 
-// Compiles the job's file for its GPU architecture with the toolkit's nvcc
-// and fills privateMemory->ptxas of each kernel of `unit` (ran, or why not).
-void readPtxasFrames(const CompileJob &job, const CudaInstallation &cuda, TranslationUnitResult &unit);
+// Fills privateMemory->ptxas of each kernel of `unit` from the unit's
+// compile (ran, or why not).
+void attributePtxasFrames(const PtxasCompile &compile, const CudaInstallation &cuda, TranslationUnitResult &unit);
 
 } // namespace warplint
