@@ -79,6 +79,10 @@ public:
       // chunks) may be few and large: nothing says the copies are small.
       if (t.sizeVariesInLoop && !t.sizeBytes)
         continue;
+      // Neither the size nor the count known: nothing says the copies are small or many (one copy
+      // per GPU of a multi-GPU loop, `for (i < nGpus) cudaMemcpy(host[i], recv[i], bytes, ...)`).
+      if (!t.sizeBytes && !loop.tripCount)
+        continue;
       out.push_back(makeFinding(t, ctx));
     }
   }

@@ -50,7 +50,9 @@ void nodes(Node *hNodes, Node *dNodes, int count) {
 // Chunk offsets computed by locals of the body (declared without a value,
 // assigned from the counter through another local): still one buffer's
 // pieces. Library output calls (fwrite) start no GPU work.
-void chunksBack(char *hOut, const char *dOut, const int *ends, int chunkBytes, int chunks, FILE *fp) {
+constexpr int kChunkBytes = 4096;
+void chunksBack(char *hOut, const char *dOut, const int *ends, int chunks, FILE *fp) {
+  const int chunkBytes = kChunkBytes;
   for (int c = 0; c < chunks; ++c) {
     int first, prevEnd = 0;
     if (c > 0) prevEnd = ends[c - 1];
@@ -198,6 +200,21 @@ void batchesLaunchedByApi(float *dBatch, const float *hItems, int batches) {
   for (int b = 0; b < batches; ++b) {
     cudaMemcpy(dBatch, hItems + b * COLS, COLS * sizeof(float), cudaMemcpyHostToDevice);
     run();
+  }
+}
+
+// Neither the size nor the count is known: one copy per GPU of a multi-GPU
+// test (each recv[i] on its own device), possibly large: not a batch.
+struct GpuArgs {
+  int nGpus;
+  size_t bytes;
+  void **recv;
+  void **expected;
+};
+void perGpuResults(GpuArgs *args) {
+  for (int i = 0; i < args->nGpus; ++i) {
+    cudaSetDevice(i);
+    cudaMemcpy(args->expected[i], args->recv[i], args->bytes, cudaMemcpyDeviceToHost);
   }
 }
 
