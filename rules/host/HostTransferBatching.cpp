@@ -32,7 +32,8 @@ const RuleInfo kInfo{
     "file, or of a visible function that makes such a call), copies on a "
     "stream that changes with the loop (the staged pattern), copies of 1 MiB or more each, copies whose size "
     "changes with the iteration and is not known (partitions or tiles of different sizes, which may be few and "
-    "large), and copies already "
+    "large), copies whose size and loop count are both unknown (one copy per GPU of a multi-GPU loop: nothing "
+    "says the copies are small or many), and copies already "
     "written as cudaMemcpy2D/3D are not.",
     "for (int r = 0; r < rows; ++r)   // one copy per row\n"
     "  cudaMemcpy(d + r * cols, h[r], cols * sizeof(float), cudaMemcpyHostToDevice);",

@@ -33,7 +33,10 @@ const RuleInfo kInfo{
     "between the two copies on the same stream, passed the copied device buffers, and a kernel whose every "
     "access to them is at the global thread index, and no other launch between the copy in and that kernel "
     "or between the kernel and the copy back; copies of a constant size under 1 MiB are not reported "
-    "(per-call overheads dominate) and a size that is not known makes the finding a note.",
+    "(per-call overheads dominate) and a size that is not known makes the finding a note. A function that a "
+    "visible caller calls in a loop and that works on a stream of its own (not the default one) is one chunk "
+    "of a pipeline its caller stages already: not reported, unless it waits for its stream before returning "
+    "(then each chunk waits for the previous one).",
     "cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice);\n"
     "scale<<<n / 256, 256>>>(d_out, d_in, n);  // out[i] = f(in[i])\n"
     "cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost);",

@@ -32,7 +32,9 @@ const RuleInfo kInfo{
     "that function silences it, and so does handing the buffer, between the two, to code the analyzer cannot "
     "follow (a function whose body is in another file, a library descriptor such as cusparseCreateDnVec). "
     "CUDA library calls that run kernels (cuBLAS, cuSPARSE, cuFFT, ...) count as launches over the managed "
-    "buffers passed to them.",
+    "buffers passed to them. Prefetches and advice written with the device-number signatures of CUDA 12 and "
+    "older (cudaMemPrefetchAsync(p, bytes, dev)), which CUDA 13's headers no longer accept, still count; "
+    "sizeof(*p) is not a host touch.",
     "float *x;\n"
     "cudaMallocManaged(&x, n * sizeof(float));\n"
     "for (int i = 0; i < n; ++i) x[i] = 1.0f;   // pages now on the host\n"
