@@ -1,4 +1,5 @@
 #include "gains/PredictedGains.h"
+#include "gains/SequenceGains.h"
 #include "gains/WorkChanges.h"
 
 #include <algorithm>
@@ -173,6 +174,9 @@ GainsResult attachPredictedGains(const AnalysisResults &results, std::vector<Fin
       out.kernels.push_back(std::move(report));
     }
   }
+  // Host-side findings: priced on the GPU work of their host function, with
+  // the kernels' times just computed.
+  attachSequenceGains(results, out, findings, profileOf);
   return out;
 }
 
