@@ -16,6 +16,11 @@ usage: bench/parse_floor.py [--warplint build/bin/warplint] [--runs 5] [--no-cud
 """
 import argparse, glob, os, re, shlex, statistics, subprocess, sys, tempfile, threading, time
 
+# The static analysis alone: where a toolkit is installed the default
+# `--ptxas auto` would add nvcc compiles (cached) to some files' times and
+# findings; a caller may still set WARPLINT_PTXAS itself.
+os.environ.setdefault("WARPLINT_PTXAS", "off")
+
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

@@ -16,6 +16,11 @@ usage:
 """
 import argparse, concurrent.futures, glob, json, os, subprocess, sys, threading, time
 
+# The static analysis alone: where a toolkit is installed the default
+# `--ptxas auto` would add nvcc compiles (cached) to some files' times and
+# findings; a caller may still set WARPLINT_PTXAS itself.
+os.environ.setdefault("WARPLINT_PTXAS", "off")
+
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

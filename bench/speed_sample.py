@@ -15,6 +15,11 @@ usage: bench/speed_sample.py [--mirror DIR] [--stage DIR] [--warplint BIN] [--ru
 """
 import argparse, os, subprocess, sys
 
+# The static analysis alone: where a toolkit is installed the default
+# `--ptxas auto` would add nvcc compiles (cached) to some files' times and
+# findings; a caller may still set WARPLINT_PTXAS itself.
+os.environ.setdefault("WARPLINT_PTXAS", "off")
+
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 SAMPLE = """
