@@ -451,6 +451,25 @@ public:
     return how;
   }
 
+  // Whether a body calls cudaMemPrefetchAsync or cudaMemAdvise (in either toolkit's spelling).
+  static bool prefetchesOrAdvises(const Stmt *s) {
+    if (!s)
+      return false;
+    if (auto *c = dyn_cast<CallExpr>(s); c && isPrefetchOrAdvise(calleeNameOf(c)))
+      return true;
+    if (auto *r = dyn_cast<RecoveryExpr>(s); r && !r->subExpressions().empty() && r->subExpressions()[0]) {
+      const Expr *callee = r->subExpressions()[0]->IgnoreParenImpCasts();
+      if (auto *u = dyn_cast<UnresolvedLookupExpr>(callee); u && isPrefetchOrAdvise(plainName(u->getName().getAsString())))
+        return true;
+      if (auto *d = dyn_cast<DeclRefExpr>(callee); d && isPrefetchOrAdvise(plainName(d->getNameInfo().getAsString())))
+        return true;
+    }
+    for (const Stmt *c : s->children())
+      if (prefetchesOrAdvises(c))
+        return true;
+    return false;
+  }
+
   void addHelperLaunch(const CallExpr *call, const std::string &name, bool unseen) {
     HostLaunch l;
     l.loc = toLocation(sm_, call->getBeginLoc());
@@ -467,9 +486,13 @@ public:
       const Expr *a = call->getArg(i);
       l.argTexts.push_back(text(a));
       l.argOrigins.push_back(a->getType()->isPointerType() ? buffers_.origin(a) : BufferOrigin{});
-      // Only a helper whose body is seen counts as a kernel touching managed memory.
+      // Only a helper whose body is seen counts as a kernel touching managed memory. A helper that
+      // prefetches or advises managed memory itself (altis fdtd2d: `fdtdCudaUnifiedMemory(...)`
+      // prefetches its arguments under some flags, then launches) decides their pages out of this
+      // function's sight: the buffer escapes there instead.
       if (!unseen && seenBody && l.argOrigins.back().kind == MemoryOrigin::Managed) {
-        ManagedEvent e = event(ManagedEvent::Launch, call, l.argOrigins.back());
+        bool managesPages = def && def->hasBody() && prefetchesOrAdvises(def->getBody());
+        ManagedEvent e = event(managesPages ? ManagedEvent::Escape : ManagedEvent::Launch, call, l.argOrigins.back());
         e.text = l.kernel;
         out_.managed.push_back(e);
       }

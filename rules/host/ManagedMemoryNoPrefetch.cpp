@@ -34,7 +34,8 @@ const RuleInfo kInfo{
     "CUDA library calls that run kernels (cuBLAS, cuSPARSE, cuFFT, ...) count as launches over the managed "
     "buffers passed to them. Prefetches and advice written with the device-number signatures of CUDA 12 and "
     "older (cudaMemPrefetchAsync(p, bytes, dev)), which CUDA 13's headers no longer accept, still count; "
-    "sizeof(*p) is not a host touch.",
+    "sizeof(*p) is not a host touch; a visible helper that prefetches or advises managed memory itself before "
+    "launching decides the pages of the buffers handed to it, like code the analyzer cannot follow.",
     "float *x;\n"
     "cudaMallocManaged(&x, n * sizeof(float));\n"
     "for (int i = 0; i < n; ++i) x[i] = 1.0f;   // pages now on the host\n"
