@@ -36,7 +36,7 @@ const RuleInfo kInfo{
     "(per-call overheads dominate) and a size that is not known makes the finding a note. A function that a "
     "visible caller calls in a loop and that works on a stream of its own (not the default one) is one chunk "
     "of a pipeline its caller stages already: not reported, unless it waits for its stream before returning "
-    "(then each chunk waits for the previous one).",
+    "(then each chunk waits for the previous one). A launch of a single block has nothing to split.",
     "cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice);\n"
     "scale<<<n / 256, 256>>>(d_out, d_in, n);  // out[i] = f(in[i])\n"
     "cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost);",
@@ -166,6 +166,15 @@ public:
         if (!l.bodyUnseen && l.function == in.function && l.order > in.order && l.order < launch->order)
           before = true;
       if (before)
+        continue;
+      // A launch of one block (`dim3 grid(1)`: a test of a few elements, a single-block scan) has
+      // nothing to split: each chunk would need blocks of its own.
+      bool oneBlock = false;
+      for (const LaunchSite &site : unit.launches)
+        if (site.loc.file == launch->loc.file && site.loc.line == launch->loc.line && site.grid &&
+            site.grid->threads() == 1)
+          oneBlock = true;
+      if (oneBlock)
         continue;
       const KernelInfo *kernel = nullptr;
       for (const KernelInfo &k : unit.kernels)
