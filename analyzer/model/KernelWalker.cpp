@@ -69,6 +69,46 @@ struct WalkState {
 
 constexpr size_t kMaxInlineDepth = 4;
 
+// A loop's recurrences hold its condition (LoopRecurrence::cond), and the
+// condition, translated while the counter is bound to IndexExpr::loopVar of
+// those recurrences, holds them back: a reference cycle that outlives the
+// model (bench/README.md, "Fuzzing and sanitizers", row 4). The model's
+// entry for the loop (ModeledKernel::loopRecurrences) owns this object, an
+// aliasing pointer to the counter, and it clears the conditions when the
+// last copy of the model lets go of it: every reader of a condition works
+// while the model lives, and nothing else changes (same pointers, same
+// conditions). Made before the conditions are set, so that a walk stopped
+// in between (the time limit) clears them too.
+struct LoopConditions {
+  std::vector<std::shared_ptr<LoopRecurrence>> recurrences;
+  ~LoopConditions() {
+    for (auto &r : recurrences)
+      r->cond = nullptr;
+  }
+};
+
+std::shared_ptr<LoopConditions> loopConditions(const std::shared_ptr<LoopRecurrence> &counter,
+                                               const std::vector<CarriedVariable> &carried) {
+  auto owner = std::make_shared<LoopConditions>();
+  if (counter)
+    owner->recurrences.push_back(counter);
+  for (auto &c : carried)
+    for (auto *r : {&c.beforeRec, &c.afterRec})
+      if (*r)
+        owner->recurrences.push_back(*r);
+  return owner;
+}
+
+// The model's entry for a loop's counter: the counter itself, owning the
+// loop's conditions too (null without a counter: then no recurrence of the
+// loop holds a condition).
+std::shared_ptr<const LoopRecurrence> ownedCounter(const std::shared_ptr<const LoopRecurrence> &counter,
+                                                   const std::shared_ptr<LoopConditions> &conditions) {
+  if (!counter)
+    return nullptr;
+  return std::shared_ptr<const LoopRecurrence>(conditions, counter.get());
+}
+
 class Walker {
 public:
   Walker(ASTContext &ctx, const FunctionDecl *fn, ModeledKernel &out, WalkState &state)
@@ -345,6 +385,7 @@ private:
     // The body's values hold at the start of every iteration.
     std::vector<CarriedVariable> carried =
         values_.enterLoopBody(fs, fs->getBody(), rec->loopId, nullptr, recognized ? var : nullptr);
+    std::shared_ptr<LoopConditions> conditions = loopConditions(recognized ? rec : nullptr, carried);
     if (recognized) {
       values_.bindInduction(var, IndexExpr::loopVar(rec));
       if (fs->getCond())
@@ -369,7 +410,7 @@ private:
       counted = rec;
     else if (!carried.empty())
       counted = carried.front().beforeRec;
-    enterLoop(li, counted);
+    enterLoop(li, ownedCounter(counted, conditions));
     if (fs->getCond())
       expr(fs->getCond(), Use::Read);
     if (condGuard)
@@ -392,6 +433,7 @@ private:
   void conditionLoop(const Stmt *loop, const Expr *cond, const Stmt *body, clang::SourceLocation at) {
     int loopId = state_.nextLoopId++;
     std::vector<CarriedVariable> carried = values_.enterLoopBody(loop, body, loopId, nullptr, nullptr);
+    std::shared_ptr<LoopConditions> conditions = loopConditions(nullptr, carried);
     ExprRef c = cond ? tr_.index(cond) : nullptr;
     for (auto &cv : carried)
       cv.beforeRec->cond = cv.afterRec->cond = c;
@@ -405,7 +447,7 @@ private:
       li.step = sourceText(ctx_, carried.front().update->getSourceRange());
       li.tripCount = constantTripCount(*carried.front().beforeRec);
     }
-    enterLoop(li, carried.empty() ? nullptr : carried.front().beforeRec);
+    enterLoop(li, ownedCounter(carried.empty() ? nullptr : carried.front().beforeRec, conditions));
     if (cond)
       expr(cond, Use::Read);
     bool guarded = c && c->isKnown() && c->dependsOn(SymbolKind::ThreadIdx);
