@@ -34,7 +34,8 @@ const RuleInfo kInfo{
     "CUDA library calls that run kernels (cuBLAS, cuSPARSE, cuFFT, ...) count as launches over the managed "
     "buffers passed to them. Prefetches and advice written with the device-number signatures of CUDA 12 and "
     "older (cudaMemPrefetchAsync(p, bytes, dev)), which CUDA 13's headers no longer accept, still count; "
-    "sizeof(*p) is not a host touch; a visible helper that prefetches or advises managed memory itself before "
+    "sizeof(*p) is not a host touch; a buffer whose allocation is known to be at most one page (4 KiB) is not "
+    "reported (one page fault either way); a visible helper that prefetches or advises managed memory itself before "
     "launching decides the pages of the buffers handed to it, like code the analyzer cannot follow.",
     "float *x;\n"
     "cudaMallocManaged(&x, n * sizeof(float));\n"
@@ -53,15 +54,24 @@ const RuleInfo kInfo{
 };
 
 class ManagedMemoryNoPrefetch : public HostRule {
+  static constexpr int64_t kPageBytes = 4096;
+
 public:
   const RuleInfo &info() const override { return kInfo; }
 
   void checkHost(const TranslationUnitResult &, const HostFacts &facts, const RuleContext &ctx,
                  std::vector<Finding> &out) const override {
+    // A buffer of at most one page moves as one page fault either way: a prefetch saves nothing
+    // (`cudaMallocManaged(&sum, sizeof(float))` read back after an atomicAdd kernel).
+    std::set<std::string> onePage;
+    for (const BufferOrigin &b : facts.managedBuffers)
+      if (b.allocBytes && *b.allocBytes <= kPageBytes)
+        onePage.insert(b.key);
     // Events of one function, in order.
     std::map<std::string, std::vector<const ManagedEvent *>> byFunction;
     for (const ManagedEvent &e : facts.managed)
-      byFunction[e.function].push_back(&e);
+      if (!onePage.count(e.bufferKey))
+        byFunction[e.function].push_back(&e);
     for (auto &[fn, events] : byFunction) {
       std::set<std::string> reported; // (buffer, touch line) pairs already reported
       for (size_t i = 0; i < events.size(); ++i) {
