@@ -60,10 +60,12 @@ public:
         continue;
       compiled_.emplace(static_cast<int>(i), Compiled{});
       Compiled &c = compiled_[static_cast<int>(i)];
+      // threadIdx as inputs: bound once per event, then each thread runs
+      // only the instructions that read its threadIdx.
       if (a.fact.indexKnown)
-        c.address = std::make_unique<FlatExpr>(*a.guarded.byteOffset, std::vector<int>{});
+        c.address = std::make_unique<FlatExpr>(*a.guarded.byteOffset, std::vector<int>{}, std::vector<int>{}, true);
       for (auto &g : a.guarded.guards)
-        c.guards.emplace_back(*g, std::vector<int>{});
+        c.guards.emplace_back(*g, std::vector<int>{}, std::vector<int>{}, true);
     }
   }
 
@@ -149,6 +151,7 @@ private:
         break;
       }
       b.loopIter[rec->loopId] = it;
+      ++iterations_;
       bool any = false, known = true;
       for (int64_t t = 0; t < block_.threads() && !any; ++t) {
         bindThread(b, block_, t);
@@ -171,19 +174,50 @@ private:
       flush(); // an iteration's stores are seen by the next
     }
     b.loopIter[rec->loopId] = 0;
+    ++iterations_;
   }
 
-  // Whether thread `t` (bound in b) runs the loops around event `e` at their current iterations.
-  bool inLoops(const ProgramEvent &e, Binding &b) {
+  // Per loop: which threads run it at the loops' current iterations (its
+  // condition not known false), for every thread at once, kept until a
+  // loop's iteration changes (`iterations_`) instead of evaluated per
+  // thread at every access inside it.
+  struct LoopThreads {
+    std::unique_ptr<FlatExpr> cond;
+    int64_t iterations = -1; // iterations_ when `runs` was filled
+    std::vector<char> runs;
+  };
+
+  const std::vector<char> &loopThreads(int l, const LoopRecurrence &rec, const Binding &b) {
+    LoopThreads &lt = loopThreads_[l];
+    if (lt.iterations == iterations_)
+      return lt.runs;
+    if (!lt.cond)
+      lt.cond = std::make_unique<FlatExpr>(*rec.cond, std::vector<int>{}, std::vector<int>{}, true);
+    lt.iterations = iterations_;
+    lt.runs.assign(static_cast<size_t>(block_.threads()), 1);
+    if (!lt.cond->bind(b)) // fails for every thread alike: no thread is known not to run
+      return lt.runs;
+    Binding t = b;
+    for (int64_t i = 0; i < block_.threads(); ++i) {
+      bindThread(t, block_, i);
+      auto c = lt.cond->at(t.threadIdx);
+      lt.runs[static_cast<size_t>(i)] = !(c && *c == 0);
+    }
+    return lt.runs;
+  }
+
+  // The threads that run the loops around event `e` at their current
+  // iterations: `out` (one per thread) cleared where one does not.
+  void inLoops(const ProgramEvent &e, const Binding &b, std::vector<char> &out) {
+    out.assign(static_cast<size_t>(block_.threads()), 1);
     for (int l : e.loops) {
       const auto &rec = k_.loopRecurrences[l];
       if (!rec || !rec->cond)
         continue;
-      auto c = evaluate(*rec->cond, b);
-      if (c && *c == 0)
-        return false;
+      const std::vector<char> &runs = loopThreads(l, *rec, b);
+      for (size_t t = 0; t < out.size(); ++t)
+        out[t] = out[t] && runs[t];
     }
-    return true;
   }
 
   void step(size_t index, Binding &b) {
@@ -225,13 +259,22 @@ private:
     }
     std::vector<uint32_t> exchangedLanes(warps_, 0), outsideLanes(warps_, 0), sourceLanes(warps_, 0);
     bool ran = false;
+    inLoops(ev, b, runsLoops_);
+    // Bound once for the event (the loops' iterations); each thread then
+    // gives only its threadIdx. A bind that fails, fails for every thread.
+    guardBound_.clear();
+    for (auto &g : c.guards)
+      guardBound_.push_back(g.bind(b));
+    bool addressBound = c.address->bind(b);
+    ReadTally *tally = nullptr;
+    std::unordered_map<int64_t, Writer> *shadow = nullptr;
     for (int64_t t = 0; t < block_.threads(); ++t) {
-      bindThread(b, block_, t);
-      if (!inLoops(ev, b))
+      if (!runsLoops_[static_cast<size_t>(t)])
         continue;
+      bindThread(b, block_, t);
       bool active = true;
-      for (auto &g : c.guards) {
-        auto v = g.evaluate(b, nullptr);
+      for (size_t g = 0; g < c.guards.size(); ++g) {
+        auto v = guardBound_[g] ? c.guards[g].at(b.threadIdx) : std::nullopt;
         if (v && *v == 0) {
           active = false;
           break;
@@ -243,7 +286,7 @@ private:
         taintAll("more than " + std::to_string(kMaxLaneSteps) + " thread-steps to run");
         return;
       }
-      auto addr = c.address->evaluate(b, nullptr);
+      auto addr = addressBound ? c.address->at(b.threadIdx) : std::nullopt;
       if (!addr) {
         taint(array, "an index the model cannot evaluate at " + at(a.fact.loc));
         return;
@@ -253,7 +296,7 @@ private:
       ran = true;
       int warp = static_cast<int>(t / kWarpSize), lane = static_cast<int>(t % kWarpSize);
       if (a.fact.isRead)
-        readBytes(ev.access, a, array, static_cast<int>(t), *addr, exchangedLanes[warp], outsideLanes[warp],
+        readBytes(ev.access, a, array, tally, shadow, static_cast<int>(t), *addr, exchangedLanes[warp], outsideLanes[warp],
                   sourceLanes[warp]);
       if (a.fact.isWrite)
         pending_.push_back({array, *addr, a.guarded.widthBytes,
@@ -288,10 +331,17 @@ private:
     }
   }
 
-  void readBytes(int access, const ModeledAccess &a, const std::string &array, int thread, int64_t addr,
+  // `tally` and `shadow`: the access's tally and the array's shadow, looked
+  // up at the first thread that reads (null until then).
+  void readBytes(int access, const ModeledAccess &a, const std::string &array, ReadTally *&tally,
+                 std::unordered_map<int64_t, Writer> *&shadowOf, int thread, int64_t addr,
                  uint32_t &exchangedLanes, uint32_t &outsideLanes, uint32_t &sourceLanes) {
-    ReadTally &r = reads[access];
-    auto &shadow = shadow_[array];
+    if (!tally)
+      tally = &reads[access];
+    if (!shadowOf)
+      shadowOf = &shadow_[array];
+    ReadTally &r = *tally;
+    auto &shadow = *shadowOf;
     int lane = thread % kWarpSize, warp = thread / kWarpSize;
     // The bytes read may come from several stores: the worst class counts.
     enum Class { Own, Exchanged, Before, Unwritten, Cross } worst = Own;
@@ -371,6 +421,9 @@ private:
   std::vector<bool> counted_ = std::vector<bool>(kMaxThreads / kWarpSize + 1, false);
   int statement_ = -1;
   int64_t epoch_ = 0, warpSyncs_ = 0, laneSteps_ = 0;
+  int64_t iterations_ = 0; // bumped whenever a loop's iteration in the binding changes
+  std::unordered_map<int, LoopThreads> loopThreads_;
+  std::vector<char> runsLoops_, guardBound_;
 };
 
 // A load that reads other lanes' values of its own warp and nothing another

@@ -48,15 +48,19 @@ std::vector<int> representativeWarps(const BlockShape &block) {
 }
 
 // Constant memory serves a warp one distinct address at a time.
+// (Sorted arrays, not sets: this runs for every distinct lane pattern.)
 void countDistinct(const LaneAddresses &lanes, WarpAccessEval &e) {
-  std::set<int64_t> addresses, lines;
+  std::array<int64_t, kWarpSize> addresses, lines;
+  size_t n = 0;
   for (int l = 0; l < kWarpSize; ++l)
     if (lanes.active[l]) {
-      addresses.insert(lanes.address[l]);
-      lines.insert(lanes.address[l] >= 0 ? lanes.address[l] / 128 : (lanes.address[l] - 127) / 128);
+      addresses[n] = lanes.address[l];
+      lines[n++] = lanes.address[l] >= 0 ? lanes.address[l] / 128 : (lanes.address[l] - 127) / 128;
     }
-  e.distinctAddresses = static_cast<int>(addresses.size());
-  e.distinctLines = static_cast<int>(lines.size());
+  std::sort(addresses.begin(), addresses.begin() + n);
+  std::sort(lines.begin(), lines.begin() + n);
+  e.distinctAddresses = static_cast<int>(std::unique(addresses.begin(), addresses.begin() + n) - addresses.begin());
+  e.distinctLines = static_cast<int>(std::unique(lines.begin(), lines.begin() + n) - lines.begin());
 }
 
 bool laneActive(const GuardedAccess &a, const Binding &b) {
@@ -390,6 +394,17 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
   // Per lane: whether active, and its address per sample (row-major).
   std::vector<int64_t> addresses(kWarpSize * samples.size());
   std::vector<int64_t> unit(sweptIds.size()), zeros(sweptIds.size(), 0);
+  // The samples by symbol (column k: symbol k's value at each sample), for
+  // evaluating an address at every sample in one pass (FlatExpr::atColumns).
+  std::vector<std::vector<int64_t>> sampleColumns(sweptIds.size(), std::vector<int64_t>(samples.size()));
+  std::vector<const int64_t *> columns;
+  for (size_t k = 0; k < sweptIds.size(); ++k) {
+    for (size_t s = 0; s < samples.size(); ++s)
+      sampleColumns[k][s] = samples[s][k];
+    columns.push_back(sampleColumns[k].data());
+  }
+  std::vector<int64_t> atSamples(samples.size());
+  std::vector<char> atSamplesOk(samples.size());
   // The first, second and last warps stand for the block; when the guards
   // leave none of them a lane (`if (tid >= 64 && tid < 96)`), every warp.
   std::vector<int> warps = representativeWarps(block);
@@ -445,7 +460,6 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
     return masks;
   };
   // The corner path's state (see below), allocated once.
-  std::vector<FlatExpr> cornerExprs; // copies of `address`, made when first needed
   std::array<Binding, 4> cornerBindings;
   // Corner d of a warp under `b`: threadIdx 0, or one step along dimension d - 1.
   auto bindCorner = [&](const Binding &b, int d) -> const Binding & {
@@ -579,23 +593,20 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
               sampleCorners[s][d] = v;
             }
         } else if (viaCorners) {
-          // Each corner bound once; the samples change only the instructions
-          // that read the swept symbols.
-          bool cornerBound[4];
-          if (cornerExprs.empty())
-            cornerExprs.assign(4, address);
-          for (int d = 0; d <= 3; ++d)
-            cornerBound[d] = cornerExprs[d].bind(bindCorner(b, d));
-          for (size_t s = 0; s < samples.size(); ++s) {
-            if (runs[s].failed)
-              continue;
-            for (int d = 0; d <= 3; ++d) {
-              auto v = cornerBound[d] ? cornerExprs[d].at(samples[s].data()) : std::nullopt;
-              if (!v) {
+          // Each corner bound once, and evaluated at every sample in one
+          // pass: only the instructions that read the swept symbols run per
+          // sample.
+          for (int d = 0; d <= 3; ++d) {
+            bool bound = address.bind(bindCorner(b, d));
+            if (bound)
+              address.atColumns(columns.data(), samples.size(), atSamples.data(), atSamplesOk.data());
+            for (size_t s = 0; s < samples.size(); ++s) {
+              if (runs[s].failed)
+                continue;
+              if (!bound || !atSamplesOk[s])
                 runs[s].failed = true;
-                break;
-              }
-              sampleCorners[s][d] = *v;
+              else
+                sampleCorners[s][d] = atSamples[s];
             }
           }
         }
@@ -626,14 +637,15 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
               row[s] = v;
             }
           } else {
+            if (laneBound) // every sample in one pass
+              address.atColumns(columns.data(), samples.size(), atSamples.data(), atSamplesOk.data());
             for (size_t s = 0; s < samples.size(); ++s) {
               if (runs[s].failed)
                 continue;
-              auto v = laneBound ? address.at(samples[s].data()) : std::nullopt;
-              if (!v)
+              if (!laneBound || !atSamplesOk[s])
                 runs[s].failed = true;
               else
-                row[s] = *v;
+                row[s] = atSamples[s];
             }
           }
         }
@@ -884,30 +896,44 @@ BlockEnumeration enumerateBlock(const GuardedAccess &access, const BlockShape &b
       out.window += (out.window.empty() ? "" : ", ") + w;
     }
 
-  // Compiled once: every thread at every step evaluates them.
-  FlatExpr address(*access.byteOffset, {});
+  // Compiled once: every thread at every step evaluates them. threadIdx is
+  // an input: each step binds them once (the loops' iterations), and each
+  // thread runs only the instructions that read its threadIdx.
+  const std::vector<int> none;
+  FlatExpr address(*access.byteOffset, none, none, true);
   std::vector<FlatExpr> guards, conds;
   for (auto &g : access.guards)
-    guards.emplace_back(*g, std::vector<int>{});
+    guards.emplace_back(*g, none, none, true);
   for (auto &p : plans)
     if (p.loop->cond)
-      conds.emplace_back(*p.loop->cond, std::vector<int>{});
+      conds.emplace_back(*p.loop->cond, none, none, true);
   auto known0 = [](const std::optional<int64_t> &v) { return v && *v == 0; };
+  // A bind that fails, fails for every thread of the step (as evaluate would).
+  std::vector<char> guardBound(guards.size()), condBound(conds.size());
   std::vector<BlockLane> lanes;
   std::vector<size_t> cursor(plans.size(), 0);
+  Binding b = base;
   for (int64_t step = 0;; ++step) {
-    Binding b = base;
     for (size_t i = 0; i < plans.size(); ++i)
       b.loopIter[plans[i].loop->loopId] = plans[i].iterations[cursor[i]];
+    for (size_t i = 0; i < conds.size(); ++i)
+      condBound[i] = conds[i].bind(b);
+    for (size_t i = 0; i < guards.size(); ++i)
+      guardBound[i] = guards[i].bind(b);
+    bool addressBound = address.bind(b);
     for (int64_t tid = 0; tid < block.threads(); ++tid) {
       b.threadIdx[0] = tid % block.x;
       b.threadIdx[1] = (tid / block.x) % block.y;
       b.threadIdx[2] = tid / (block.x * block.y);
       // this thread's own trip count, then the guards (as laneActive)
-      bool runs = std::none_of(conds.begin(), conds.end(), [&](FlatExpr &c) { return known0(c.evaluate(b, nullptr)); });
-      if (!runs || std::any_of(guards.begin(), guards.end(), [&](FlatExpr &g) { return known0(g.evaluate(b, nullptr)); }))
+      bool runs = true;
+      for (size_t i = 0; i < conds.size() && runs; ++i)
+        runs = !(condBound[i] && known0(conds[i].at(b.threadIdx)));
+      for (size_t i = 0; i < guards.size() && runs; ++i)
+        runs = !(guardBound[i] && known0(guards[i].at(b.threadIdx)));
+      if (!runs)
         continue;
-      auto addr = address.evaluate(b, nullptr);
+      auto addr = addressBound ? address.at(b.threadIdx) : std::nullopt;
       if (!addr)
         return out; // evaluated stays false: nothing is visited
       if (access.extentBytes > 0 && (*addr < 0 || *addr + access.widthBytes > access.extentBytes))

@@ -76,11 +76,31 @@ void appendValues(std::string &out, const std::map<int, int64_t> &values) {
 } // namespace
 
 std::string guardsFingerprint(const std::vector<ExprRef> &guards) {
+  // The last few guard lists seen, by pointer: the accesses under one `if`
+  // and an access's guard-value retries ask for the same list many times
+  // (sw4ck: 5% of its time serializing them). The references held keep the
+  // pointers compared from being reused.
+  struct Seen {
+    std::vector<ExprRef> guards;
+    std::string text;
+  };
+  constexpr size_t kSeen = 16;
+  thread_local std::vector<Seen> seen;
+  thread_local size_t nextSlot = 0;
+  for (const Seen &s : seen)
+    if (s.guards == guards)
+      return s.text;
   std::string out;
   Serializer ser(out);
   for (auto &g : guards) {
     out += "|g";
     ser.expr(*g);
+  }
+  if (seen.size() < kSeen) {
+    seen.push_back({guards, out});
+  } else {
+    seen[nextSlot] = {guards, out};
+    nextSlot = (nextSlot + 1) % kSeen;
   }
   return out;
 }

@@ -6,11 +6,12 @@
 
 namespace warplint {
 
-FlatExpr::FlatExpr(const IndexExpr &root, const std::vector<int> &sweptIds, const std::vector<int> &sweptLoops)
-    : sweptIds_(sweptIds), sweptLoops_(sweptLoops) {
+FlatExpr::FlatExpr(const IndexExpr &root, const std::vector<int> &sweptIds, const std::vector<int> &sweptLoops,
+                   bool threadInputs)
+    : sweptIds_(sweptIds), sweptLoops_(sweptLoops), threadInputs_(threadInputs) {
   root_ = compile(root);
   vals_.assign(code_.size(), 0);
-  size_t slots = sweptIds_.size() + sweptLoops_.size();
+  size_t slots = sweptIds_.size() + sweptLoops_.size() + (threadInputs_ ? 3 : 0);
   last_.assign(slots, 0);
   if (slots <= 4)
     byChanged_.resize(size_t{1} << slots);
@@ -48,7 +49,15 @@ int FlatExpr::compile(const IndexExpr &e) {
   case ExprOp::Sym:
     in.index = e.sym.index;
     switch (e.sym.kind) {
-    case SymbolKind::ThreadIdx: in.kind = Kind::Thread; break;
+    case SymbolKind::ThreadIdx:
+      if (threadInputs_ && e.sym.index >= 0 && e.sym.index < 3) {
+        in.kind = Kind::Swept;
+        in.index = static_cast<int>(sweptIds_.size() + sweptLoops_.size()) + e.sym.index;
+        swept = in.index < 64 ? uint64_t{1} << in.index : ~uint64_t{0};
+      } else {
+        in.kind = Kind::Thread;
+      }
+      break;
     case SymbolKind::BlockIdx: in.kind = Kind::BlockIdx; break;
     case SymbolKind::BlockDim: in.kind = Kind::BlockDim; break;
     case SymbolKind::GridDim: in.kind = Kind::GridDim; break;
@@ -121,34 +130,50 @@ bool FlatExpr::run(size_t i, const int64_t *values) {
     return true;
   }
   case Kind::Swept: out = values[in.index]; return true;
-  case Kind::Loop: {
-    // As loopValueAt: a closed form for + and -, else step by step.
-    int64_t x = vals_[in.a], step = vals_[in.b], k = in.slot >= 0 ? values[in.slot] : loopK_[i];
-    // Wrapping and checked arithmetic, as evaluate(): WrappingArith.h.
-    if (in.op == ExprOp::Add) {
-      out = wrapAdd(x, wrapMul(k, step));
-      return true;
-    }
-    if (in.op == ExprOp::Sub) {
-      out = wrapSub(x, wrapMul(k, step));
-      return true;
-    }
-    for (int64_t j = 0; j < k; ++j) {
-      switch (in.op) {
-      case ExprOp::Mul: x = wrapMul(x, step); break;
-      case ExprOp::Div: if (!divisible(x, step)) return false; x /= step; break;
-      case ExprOp::Shl: if (step < 0 || step > 62) return false; x = wrapShl(x, step); break;
-      case ExprOp::Shr: if (step < 0 || step > 62) return false; x >>= step; break;
-      default: return false;
-      }
-    }
-    out = x;
-    return true;
-  }
+  case Kind::Loop:
+    return loopValue(in.op, vals_[in.a], vals_[in.b], in.slot >= 0 ? values[in.slot] : loopK_[i], out);
   case Kind::Op: break;
   }
-  int64_t v0 = in.a >= 0 ? vals_[in.a] : 0, v1 = in.b >= 0 ? vals_[in.b] : 0, v2 = in.c >= 0 ? vals_[in.c] : 0;
-  switch (in.op) {
+  return applyOp(in.op, in.a >= 0 ? vals_[in.a] : 0, in.b >= 0 ? vals_[in.b] : 0, in.c >= 0 ? vals_[in.c] : 0, out);
+}
+
+// A loop variable at iteration k from its initial value x and step.
+bool FlatExpr::loopValue(ExprOp op, int64_t x, int64_t step, int64_t k, int64_t &out) {
+  // As loopValueAt: a closed form for + and -, else step by step.
+  // Wrapping and checked arithmetic, as evaluate(): WrappingArith.h.
+  if (op == ExprOp::Add) {
+    out = wrapAdd(x, wrapMul(k, step));
+    return true;
+  }
+  if (op == ExprOp::Sub) {
+    out = wrapSub(x, wrapMul(k, step));
+    return true;
+  }
+  for (int64_t j = 0; j < k; ++j) {
+    switch (op) {
+    case ExprOp::Mul: x = wrapMul(x, step); break;
+    case ExprOp::Div: if (!divisible(x, step)) return false; x /= step; break;
+    case ExprOp::Shl: if (step < 0 || step > 62) return false; x = wrapShl(x, step); break;
+    case ExprOp::Shr: if (step < 0 || step > 62) return false; x >>= step; break;
+    default: return false;
+    }
+    // A fixed point: the step was valid once, so it is at every later
+    // iteration, and the value no longer changes (0 under * / << >>, -1
+    // under >>, anything under * 1 and / 1).
+    if (x == 0 || (op == ExprOp::Shr && x == -1) || ((op == ExprOp::Mul || op == ExprOp::Div) && step == 1))
+      break;
+  }
+  out = x;
+  return true;
+}
+
+namespace {
+
+// One operator on operand values, as evaluate() computes it; false where it
+// has no value. A template, so that atColumns' loops over the samples
+// dispatch on the operator once, not per sample.
+template <ExprOp Op> inline bool applyOpT(int64_t v0, int64_t v1, int64_t v2, int64_t &out) {
+  switch (Op) {
   case ExprOp::Neg: out = wrapNeg(v0); break;
   case ExprOp::Not: out = v0 == 0; break;
   case ExprOp::BitNot: out = ~v0; break;
@@ -176,6 +201,46 @@ bool FlatExpr::run(size_t i, const int64_t *values) {
   default: return false;
   }
   return true;
+}
+
+// The operators an Op instruction can hold, for the dispatch below.
+#define WARPLINT_FLAT_OPS(X)                                                                                         \
+  X(Neg) X(Not) X(BitNot) X(Add) X(Sub) X(Mul) X(Div) X(Rem) X(Shl) X(Shr) X(And) X(Or) X(Xor) X(Min) X(Max) X(Lt)   \
+      X(Le) X(Gt) X(Ge) X(Eq) X(Ne) X(LAnd) X(LOr) X(Select)
+
+// out[j] = op(a[j * sa], b[j * sb], c[j * sc]) where fail[j] is clear; a
+// point where op has no value fails.
+template <ExprOp Op>
+void mapOp(size_t n, const int64_t *a, size_t sa, const int64_t *b, size_t sb, const int64_t *c, size_t sc, int64_t *out,
+           char *fail) {
+  for (size_t j = 0; j < n; ++j)
+    if (!fail[j] && !applyOpT<Op>(a[j * sa], b[j * sb], c[j * sc], out[j]))
+      fail[j] = 1, out[j] = 0;
+}
+
+void mapOp(ExprOp op, size_t n, const int64_t *a, size_t sa, const int64_t *b, size_t sb, const int64_t *c, size_t sc,
+           int64_t *out, char *fail) {
+  switch (op) {
+#define WARPLINT_MAP_CASE(O)                                                                                         \
+  case ExprOp::O: mapOp<ExprOp::O>(n, a, sa, b, sb, c, sc, out, fail); return;
+    WARPLINT_FLAT_OPS(WARPLINT_MAP_CASE)
+#undef WARPLINT_MAP_CASE
+  default:
+    for (size_t j = 0; j < n; ++j)
+      fail[j] = 1, out[j] = 0;
+  }
+}
+
+} // namespace
+
+bool FlatExpr::applyOp(ExprOp op, int64_t v0, int64_t v1, int64_t v2, int64_t &out) {
+  switch (op) {
+#define WARPLINT_APPLY_CASE(O)                                                                                       \
+  case ExprOp::O: return applyOpT<ExprOp::O>(v0, v1, v2, out);
+    WARPLINT_FLAT_OPS(WARPLINT_APPLY_CASE)
+#undef WARPLINT_APPLY_CASE
+  default: return false;
+  }
 }
 
 bool FlatExpr::bind(const Binding &b) {
@@ -228,6 +293,62 @@ std::optional<int64_t> FlatExpr::at(const int64_t *values) {
     }
   lastResult_ = vals_[root_];
   return lastResult_;
+}
+
+void FlatExpr::atColumns(const int64_t *const *columns, size_t n, int64_t *out, char *ok) {
+  checkDeadline();
+  lastValid_ = false; // at()'s last values are not kept here
+  if (!bound_) {
+    std::fill(ok, ok + n, 0);
+    return;
+  }
+  fail_.assign(n, 0);
+  if (cols_.size() < code_.size())
+    cols_.resize(code_.size());
+  // An operand: its column when it reads a swept value, else its bound value
+  // repeated (stride 0).
+  auto operand = [&](int idx, const int64_t *&p, size_t &stride) {
+    static const int64_t zero = 0;
+    if (idx < 0) {
+      p = &zero, stride = 0;
+    } else if (sweptMask_[idx]) {
+      p = cols_[idx].data(), stride = 1;
+    } else {
+      p = &vals_[idx], stride = 0;
+    }
+  };
+  for (int i : sweptOrder_) {
+    const Instr &in = code_[i];
+    std::vector<int64_t> &col = cols_[i];
+    col.resize(n);
+    if (in.kind == Kind::Swept) {
+      std::copy(columns[in.index], columns[in.index] + n, col.begin());
+      continue;
+    }
+    const int64_t *pa, *pb, *pc;
+    size_t sa, sb, sc;
+    operand(in.a, pa, sa);
+    operand(in.b, pb, sb);
+    operand(in.c, pc, sc);
+    if (in.kind == Kind::Loop) {
+      const int64_t *ks = in.slot >= 0 ? columns[in.slot] : &loopK_[i];
+      size_t sk = in.slot >= 0 ? 1 : 0;
+      for (size_t j = 0; j < n; ++j)
+        if (!fail_[j] && !loopValue(in.op, pa[j * sa], pb[j * sb], ks[j * sk], col[j]))
+          fail_[j] = 1, col[j] = 0;
+      continue;
+    }
+    // Op (the only other kind that can read a swept value)
+    mapOp(in.op, n, pa, sa, pb, sb, pc, sc, col.data(), fail_.data());
+  }
+  // Every instruction feeds the root: a point where one failed has no value.
+  const int64_t *root;
+  size_t stride;
+  operand(root_, root, stride);
+  for (size_t j = 0; j < n; ++j) {
+    ok[j] = !fail_[j];
+    out[j] = fail_[j] ? 0 : root[j * stride];
+  }
 }
 
 } // namespace warplint

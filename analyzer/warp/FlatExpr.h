@@ -27,7 +27,12 @@ public:
   // at() (parallel to sweptIds) instead of being read from the binding.
   // `sweptLoops`: ids of loops whose iteration is given to at() too, after
   // the swept symbols' values (values[sweptIds.size() + j] for sweptLoops[j]).
-  FlatExpr(const IndexExpr &root, const std::vector<int> &sweptIds, const std::vector<int> &sweptLoops = {});
+  // `threadInputs`: threadIdx.x, .y, .z are given to at() too, after the
+  // swept loops (values[sweptIds.size() + sweptLoops.size() + d]), so that
+  // one bind() serves every thread of a block and each thread runs only the
+  // instructions that read its threadIdx (WarpExchanges).
+  FlatExpr(const IndexExpr &root, const std::vector<int> &sweptIds, const std::vector<int> &sweptLoops = {},
+           bool threadInputs = false);
 
   // Binds every symbol but the swept ones from `b` and runs the
   // instructions that do not read a swept symbol; false when one of them
@@ -44,6 +49,12 @@ public:
     return at(values);
   }
 
+  // at() at n points at once, under the last bind(): the swept slots' values
+  // at point j are columns[slot][j]; out[j] is the value and ok[j] 0 where
+  // at() gives nullopt. Each instruction runs once over the n points (the
+  // uniform sweep's samples) instead of n calls each running every one.
+  void atColumns(const int64_t *const *columns, size_t n, int64_t *out, char *ok);
+
   // Whether the expression reads a swept symbol at all.
   bool readsSwept() const { return !sweptOrder_.empty(); }
 
@@ -59,10 +70,13 @@ private:
   };
 
   int compile(const IndexExpr &e);
+  static bool loopValue(ExprOp op, int64_t x, int64_t step, int64_t k, int64_t &out);
+  static bool applyOp(ExprOp op, int64_t v0, int64_t v1, int64_t v2, int64_t &out);
   int add(Instr in, uint64_t sweptMask);
   bool run(size_t i, const int64_t *values);
 
   std::vector<int> sweptIds_, sweptLoops_;
+  bool threadInputs_ = false;
   std::vector<Instr> code_;
   std::vector<int64_t> vals_;    // each instruction's value under the binding
   std::vector<int64_t> loopK_;   // Loop instructions: the iteration bound
@@ -75,6 +89,8 @@ private:
   bool lastValid_ = false;
   std::optional<int64_t> lastResult_;
   std::unordered_map<const IndexExpr *, int> seen_;
+  std::vector<std::vector<int64_t>> cols_; // atColumns: each swept instruction's values
+  std::vector<char> fail_;                 // atColumns: the points where one failed
   const Binding *binding_ = nullptr;
   bool bound_ = false;
   int root_ = -1;

@@ -183,20 +183,27 @@ bool anyThreadPasses(const std::vector<ExprRef> &guards, const std::vector<Block
     std::string key = guardsContextFingerprint(guards, shape, base);
     auto it = memo.find(key);
     if (it == memo.end()) {
+      // threadIdx as an input: bound once per block, each thread runs only
+      // what reads it; a bind that fails passes every thread (as evaluate).
+      const std::vector<int> none;
       std::vector<FlatExpr> flat;
       for (const ExprRef &g : guards)
-        flat.emplace_back(*g, std::vector<int>{});
+        flat.emplace_back(*g, none, none, true);
+      std::vector<char> bound(flat.size());
       bool passes = false;
       for (int64_t bi = 0; bi <= 1 && !passes; ++bi) {
         Binding b = base;
         for (int d = 0; d < 3; ++d)
           b.blockIdx[d] = bi;
+        for (size_t i = 0; i < flat.size(); ++i)
+          bound[i] = flat[i].bind(b);
         for (int64_t tid = 0; tid < shape.threads() && !passes; ++tid) {
           bindThread(b, shape, tid);
-          passes = std::none_of(flat.begin(), flat.end(), [&](FlatExpr &g) {
-            auto v = g.evaluate(b, nullptr);
-            return v && *v == 0;
-          });
+          passes = true;
+          for (size_t i = 0; i < flat.size() && passes; ++i) {
+            auto v = bound[i] ? flat[i].at(b.threadIdx) : std::nullopt;
+            passes = !(v && *v == 0);
+          }
         }
       }
       if (memo.size() >= 100000)

@@ -1,6 +1,7 @@
 #include "analyzer/warp/WarpSimulator.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <vector>
 #include <map>
@@ -68,10 +69,25 @@ BankConflictDegree sharedBankConflicts(const LaneAddresses &lanes) {
   BankConflictDegree result;
   result.degree = 0;
   result.wavefronts = 0;
-  std::set<int64_t> allBytesWords;
+  // Fixed arrays, sorted, instead of maps and sets: this runs for every
+  // distinct lane pattern of every swept access (issue 19). A lane of at most
+  // 16 bytes touches at most 5 words.
+  struct Touch {
+    int bank;
+    int64_t word;
+    int lane;
+    bool operator<(const Touch &o) const {
+      return bank != o.bank ? bank < o.bank : word != o.word ? word < o.word : lane < o.lane;
+    }
+  };
+  constexpr int kMaxWordsPerLane = 5;
+  std::array<Touch, kWarpSize * kMaxWordsPerLane> touches;
+  std::array<int64_t, kWarpSize * kMaxWordsPerLane> allWords;
+  size_t wordCount = 0;
   for (int phaseStart = 0; phaseStart < kWarpSize; phaseStart += lanesPerPhase) {
     // bank -> distinct words, and the first lane that reached each word
-    std::map<int, std::map<int64_t, int>> words;
+    // (lanes are visited in order: the first is the least)
+    size_t n = 0;
     bool any = false;
     for (int l = phaseStart; l < phaseStart + lanesPerPhase; ++l) {
       if (!lanes.active[l])
@@ -81,25 +97,34 @@ BankConflictDegree sharedBankConflicts(const LaneAddresses &lanes) {
       int64_t lastWord = floorDiv(lanes.address[l] + width - 1, kBankWidthBytes);
       for (int64_t w = firstWord; w <= lastWord; ++w) {
         int bank = static_cast<int>(((w % kBanks) + kBanks) % kBanks);
-        words[bank].emplace(w, l);
-        allBytesWords.insert(w);
+        touches[n++] = {bank, w, l};
+        allWords[wordCount++] = w;
       }
     }
     if (!any)
       continue;
+    std::sort(touches.begin(), touches.begin() + n);
     int phaseDegree = 0;
-    for (auto &[bank, ws] : words) {
-      int d = static_cast<int>(ws.size());
+    for (size_t i = 0; i < n;) {
+      size_t j = i;
+      int d = 0;
+      while (j < n && touches[j].bank == touches[i].bank) {
+        if (j == i || touches[j].word != touches[j - 1].word)
+          ++d;
+        ++j;
+      }
       if (d > phaseDegree)
         phaseDegree = d;
       if (d > result.degree) {
         result.degree = d;
-        result.bank = bank;
+        result.bank = touches[i].bank;
         result.lanes.clear();
-        for (auto &[w, lane] : ws)
-          result.lanes.push_back(lane);
+        for (size_t k = i; k < j; ++k)
+          if (k == i || touches[k].word != touches[k - 1].word)
+            result.lanes.push_back(touches[k].lane);
         std::sort(result.lanes.begin(), result.lanes.end());
       }
+      i = j;
     }
     result.wavefronts += phaseDegree;
   }
@@ -108,7 +133,9 @@ BankConflictDegree sharedBankConflicts(const LaneAddresses &lanes) {
     result.wavefronts = 1;
   }
   // The fewest passes that could move the same distinct words.
-  int64_t distinctBytes = static_cast<int64_t>(allBytesWords.size()) * kBankWidthBytes;
+  std::sort(allWords.begin(), allWords.begin() + wordCount);
+  int64_t distinctWords = std::unique(allWords.begin(), allWords.begin() + wordCount) - allWords.begin();
+  int64_t distinctBytes = distinctWords * kBankWidthBytes;
   result.idealWavefronts = static_cast<int>(std::max<int64_t>(1, ceilDiv(distinctBytes, kBanks * kBankWidthBytes)));
   if (result.degree == 1) // no conflict: the phases themselves are not a loss
     result.idealWavefronts = result.wavefronts;
@@ -122,8 +149,11 @@ namespace {
 // runs for every warp of every binding.
 int sectorsTouched(const LaneAddresses &lanes, int64_t shift, int64_t *distinctBytes, int64_t *firstByte) {
   int64_t width = std::max<int64_t>(1, lanes.widthBytes);
-  std::vector<std::pair<int64_t, int64_t>> ranges; // [begin, end) bytes
-  std::vector<int64_t> sectors;
+  // Buffers kept per thread: no allocation per measurement.
+  thread_local std::vector<std::pair<int64_t, int64_t>> ranges; // [begin, end) bytes
+  thread_local std::vector<int64_t> sectors;
+  ranges.clear();
+  sectors.clear();
   for (int l = 0; l < kWarpSize; ++l) {
     if (!lanes.active[l])
       continue;
