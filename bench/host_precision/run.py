@@ -4,7 +4,11 @@
 usage: run.py WARPLINT CORPUS_DIR OUT_DIR
 CORPUS_DIR holds the extracted mirrors: NVIDIA+cuda-samples/ (every .cu, and
 every .cpp that includes cuda_runtime), yuhc+gpu-rodinia/cuda/ (every .cu),
-HeCBench/src/*-cuda/ (every .cu of the programs extracted there).
+HeCBench/src/*-cuda/ (every .cu of the programs extracted there); any other
+directory OWNER+NAME/ is a corpus of its own (the third pass's repositories):
+every .cu, and every .cpp that includes cuda_runtime, with -I its directory,
+-I the repository's root and -I each directory of it named common/include/inc
+(teaching repos keep their error-check headers there).
 Writes OUT_DIR/findings.jsonl (one finding a line) and OUT_DIR/counts.txt.
 One file at a time by default (JOBS=1), under nice: the machine is shared.
 """
@@ -37,10 +41,28 @@ def inputs(corpus):
         for f in sorted(files):
             if f.endswith(".cu"):
                 jobs.append(("hecbench", os.path.join(root, f), ["-I", root, "-I", os.path.join(hec, "include")]))
+    for repo in sorted(os.listdir(corpus)):
+        top = os.path.join(corpus, repo)
+        if repo in ("NVIDIA+cuda-samples", "yuhc+gpu-rodinia", "HeCBench") or not os.path.isdir(top):
+            continue
+        incs = [top] + sorted(os.path.join(r, d) for r, ds, _ in os.walk(top) for d in ds
+                              if d.lower() in ("common", "include", "inc"))
+        for root, _, files in os.walk(top):
+            for f in sorted(files):
+                p = os.path.join(root, f)
+                if f.endswith(".cu") or (f.endswith(".cpp") and "cuda_runtime" in open(p, errors="replace").read()):
+                    flags = ["-I", root]
+                    for i in incs:
+                        flags += ["-I", i]
+                    jobs.append((repo, p, flags))
     wanted = os.environ.get("CORPORA")  # e.g. "rodinia,hecbench": a part of the study
     match = re.compile(os.environ.get("MATCH", ""))  # a regex on the path under CORPUS_DIR: a part of a corpus
+    # NEED: a regex the file's text must match (e.g. "cudaMemcpy|cudaMallocManaged|__managed__"): files
+    # with no copy and no managed memory cannot give a host finding, and skipping them saves the CPU.
+    need = re.compile(os.environ["NEED"]) if os.environ.get("NEED") else None
     return sorted(j for j in jobs if (not wanted or j[0] in wanted.split(","))
-                  and match.search(os.path.relpath(j[1], corpus)))
+                  and match.search(os.path.relpath(j[1], corpus))
+                  and (not need or need.search(open(j[1], errors="replace").read())))
 
 
 def run(warplint, job):
