@@ -44,11 +44,11 @@ class WaitingWorker {
 public:
   WaitingWorker() { cudaStreamCreate(&stream); }
   void run(float *hc, const float *ha, const float *hb, float *dc, float *da, float *db, int n) {
-    // CHECK: :[[@LINE+1]]:5: note: cudaMemcpyAsync to 'da', kernel 'add' (line [[@LINE+3]]) and cudaMemcpyAsync back (line [[@LINE+4]]) run one after another on stream 'stream'
-    cudaMemcpyAsync(da, ha, n * sizeof(float), cudaMemcpyHostToDevice, stream);
-    cudaMemcpyAsync(db, hb, n * sizeof(float), cudaMemcpyHostToDevice, stream);
+    // CHECK: :[[@LINE+1]]:5: warning: cudaMemcpyAsync of 4 MiB to 'da', kernel 'add' (line [[@LINE+3]]) and cudaMemcpyAsync back (line [[@LINE+4]]) run one after another on stream 'stream'
+    cudaMemcpyAsync(da, ha, (1 << 20) * sizeof(float), cudaMemcpyHostToDevice, stream);
+    cudaMemcpyAsync(db, hb, (1 << 20) * sizeof(float), cudaMemcpyHostToDevice, stream);
     add<<<n / 256, 256, 0, stream>>>(dc, da, db);
-    cudaMemcpyAsync(hc, dc, n * sizeof(float), cudaMemcpyDeviceToHost, stream);
+    cudaMemcpyAsync(hc, dc, (1 << 20) * sizeof(float), cudaMemcpyDeviceToHost, stream);
     cudaStreamSynchronize(stream);
   }
 
