@@ -6,10 +6,10 @@
 # FUZZ_TIMEOUT (default 10 s) is the per-input limit, in wall time: a -O0
 # sanitizer build on a loaded 2-core machine needs about 120 (a 0.8 KB seed
 # took 1.2 s CPU and up to 18 s wall there at nice 19).
-# FUZZ_DETECT_LEAKS (default 0): libFuzzer's per-input leak check. Off while
-# the loop-recurrence reference cycle is open (bench/README.md, "Fuzzing and
-# sanitizers"): every kernel with a counted loop leaks its recurrence, so with
-# the check on each fork-mode job ends at its first input with a loop.
+# FUZZ_DETECT_LEAKS (default 1): libFuzzer's per-input leak check (0 turns
+# it off; it was off while the loop-recurrence reference cycle leaked on every
+# counted loop, bench/README.md "Fuzzing and sanitizers", row 4).
+# FUZZ_NICE (default 15): the run's niceness.
 # Usage: tests/fuzz/run_fuzzer.sh [SECONDS] [BUILD_DIR]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,7 +24,7 @@ mkdir -p "$corpus" "$artifacts"
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_stack_use_after_return=0}
 cd "$build"
-exec nice -n 15 "$build/bin/check_fuzzer" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
-  -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" -detect_leaks="${FUZZ_DETECT_LEAKS:-0}" -rss_limit_mb=4096 -max_len=16384 \
+exec nice -n "${FUZZ_NICE:-15}" "$build/bin/check_fuzzer" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+  -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" -detect_leaks="${FUZZ_DETECT_LEAKS:-1}" -rss_limit_mb=4096 -max_len=16384 \
   -dict="$root/tests/fuzz/cuda.dict" -artifact_prefix="$artifacts/" -print_final_stats=1 \
   "$corpus" "$build/seeds"
