@@ -229,7 +229,12 @@ int runCheck(const CheckOptions &o) {
   GainsResult gains =
       attachPredictedGains(results, findings, [&](size_t unit) { return jobSettings[unit]->ctx.profile; });
   if (o.dumpModel)
-    return emit(modelToJson(results, &gains).dump(2) + "\n", o.outputFile) ? 0 : 2;
+    // Source text is not always UTF-8: invalid bytes are replaced, as in the JSON report.
+    return emit(modelToJson(results, &gains).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                    "\n",
+                o.outputFile)
+               ? 0
+               : 2;
   // --min-gain / min-gain: findings predicted to gain less are not shown
   // (those the model could not price always are).
   size_t belowMinGain = 0;

@@ -616,7 +616,11 @@ BufferOrigin HostBuffers::traceDecl(const ValueDecl *d, int depth) {
     if (isa<FieldDecl>(d))
       o.allocator = "array member";
     o.allocLoc = toLocation(sm, d->getLocation());
-    if (auto *ca = ctx_.getAsConstantArrayType(t))
+    // An element type of a template not yet instantiated (`T h[8]` in a host
+    // template) has no size: asking for one crashes clang.
+    if (auto *ca = ctx_.getAsConstantArrayType(t);
+        ca && !ca->isDependentType() && !ca->getElementType()->isIncompleteType() &&
+        !ca->getElementType()->isDependentType())
       o.allocBytes = static_cast<int64_t>(ctx_.getTypeSizeInChars(ca).getQuantity());
     if (isa<FieldDecl>(d)) {
       // Where the object holding the member lives is not known here.
