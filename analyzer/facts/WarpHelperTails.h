@@ -8,7 +8,7 @@
 // Kept in a registry of their own, by unit, rather than in KernelInfo: the
 // facts belong to the unit, not to one kernel, and adding them to
 // analyzer/results/ would rebuild everything. The registry is filled while the
-// unit's AST lives (analyzer/facts/WarpTails.cpp, describeWarpHelperTails)
+// unit's AST lives (analyzer/facts/WarpHelperTails.cpp, describeWarpHelperTails)
 // and read by the rule after the model ran; a later analysis of the same file
 // replaces its entry.
 #pragma once
