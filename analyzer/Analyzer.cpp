@@ -221,6 +221,7 @@ struct UnitOutput {
   std::string stoppedWhile; // --time-limit was reached while doing this (the model is incomplete)
   SourceShape shape;    // whether the main file is source at all
   std::vector<std::pair<std::string, SourceLocation>> missingHeaders; // skipped as if empty
+  bool hashInputs = false; // fill model.inputsHash (only a ptxas compile needs it)
 };
 
 class ModelConsumer : public ASTConsumer {
@@ -260,7 +261,8 @@ private:
     m.kernelDecls.clear();
     m.host = std::make_shared<HostFacts>(collectHostFacts(ctx));
     recordHashes(ctx);
-    out_.model.inputsHash = hashInputs(ctx.getSourceManager());
+    if (out_.hashInputs)
+      out_.model.inputsHash = hashInputs(ctx.getSourceManager());
     out_.shape = describeMainFile(ctx);
     out_.handled = true;
   }
@@ -501,6 +503,7 @@ ParsedUnit parseUnit(const CompileJob &job, const AnalyzerOptions &opts) {
   }
   auto files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions{cmd.directory}, fs);
   auto out = std::make_unique<UnitOutput>();
+  out->hashInputs = opts.ptxas != PtxasMode::Off;
   auto errorsOwner = std::make_unique<ErrorCollector>();
   tooling::ToolInvocation invocation(cmd.argv, std::make_unique<ModelAction>(*out), files.get());
   invocation.setDiagnosticConsumer(errorsOwner.get());
