@@ -1,5 +1,7 @@
 #include "analyzer/host/HostFacts.h"
 #include "analyzer/host/HostBuffers.h"
+#include "analyzer/host/HostCallNames.h"
+#include "analyzer/host/LaunchReach.h"
 #include "analyzer/model/KernelWalker.h"
 
 #include "clang/AST/Attr.h"
@@ -40,76 +42,6 @@ std::string writtenText(const ASTContext &ctx, const Expr *e) {
   return sourceText(ctx, e->getSourceRange());
 }
 
-// Operand positions of one copy function; -1 where it has none.
-struct CopyApi {
-  const char *name;
-  int dst, src, size, height, kind, stream;
-  CopyDirection fixed; // for functions whose direction is their name (cuMemcpyHtoD)
-  bool dstIsSymbolOrArray, srcIsSymbolOrArray;
-};
-const CopyApi kCopies[] = {
-    {"cudaMemcpy", 0, 1, 2, -1, 3, -1, CopyDirection::Unknown, false, false},
-    {"cudaMemcpyAsync", 0, 1, 2, -1, 3, 4, CopyDirection::Unknown, false, false},
-    {"cudaMemcpy2D", 0, 2, 4, 5, 6, -1, CopyDirection::Unknown, false, false},
-    {"cudaMemcpy2DAsync", 0, 2, 4, 5, 6, 7, CopyDirection::Unknown, false, false},
-    {"cudaMemcpyToSymbol", 0, 1, 2, -1, 4, -1, CopyDirection::Unknown, true, false},
-    {"cudaMemcpyToSymbolAsync", 0, 1, 2, -1, 4, 5, CopyDirection::Unknown, true, false},
-    {"cudaMemcpyFromSymbol", 0, 1, 2, -1, 4, -1, CopyDirection::Unknown, false, true},
-    {"cudaMemcpyFromSymbolAsync", 0, 1, 2, -1, 4, 5, CopyDirection::Unknown, false, true},
-    {"cudaMemcpyToArray", 0, 3, 4, -1, 5, -1, CopyDirection::Unknown, true, false},
-    {"cudaMemcpyFromArray", 0, 1, 4, -1, 5, -1, CopyDirection::Unknown, false, true},
-    {"cudaMemcpy2DToArray", 0, 3, 5, 6, 7, -1, CopyDirection::Unknown, true, false},
-    {"cudaMemcpy2DToArrayAsync", 0, 3, 5, 6, 7, 8, CopyDirection::Unknown, true, false},
-    {"cudaMemcpy2DFromArray", 0, 2, 5, 6, 7, -1, CopyDirection::Unknown, false, true},
-    {"cudaMemcpy2DFromArrayAsync", 0, 2, 5, 6, 7, 8, CopyDirection::Unknown, false, true},
-    {"cuMemcpyHtoD", 0, 1, 2, -1, -1, -1, CopyDirection::HostToDevice, false, false},
-    {"cuMemcpyHtoD_v2", 0, 1, 2, -1, -1, -1, CopyDirection::HostToDevice, false, false},
-    {"cuMemcpyHtoDAsync", 0, 1, 2, -1, -1, 3, CopyDirection::HostToDevice, false, false},
-    {"cuMemcpyHtoDAsync_v2", 0, 1, 2, -1, -1, 3, CopyDirection::HostToDevice, false, false},
-    {"cuMemcpyDtoH", 0, 1, 2, -1, -1, -1, CopyDirection::DeviceToHost, false, false},
-    {"cuMemcpyDtoH_v2", 0, 1, 2, -1, -1, -1, CopyDirection::DeviceToHost, false, false},
-    {"cuMemcpyDtoHAsync", 0, 1, 2, -1, -1, 3, CopyDirection::DeviceToHost, false, false},
-    {"cuMemcpyDtoHAsync_v2", 0, 1, 2, -1, -1, 3, CopyDirection::DeviceToHost, false, false},
-    {"cuMemcpyDtoD", 0, 1, 2, -1, -1, -1, CopyDirection::DeviceToDevice, false, false},
-    {"cuMemcpyDtoD_v2", 0, 1, 2, -1, -1, -1, CopyDirection::DeviceToDevice, false, false},
-    {"cudaMemcpy3D", -1, -1, -1, -1, -1, -1, CopyDirection::Unknown, false, false},
-    {"cudaMemcpy3DAsync", -1, -1, -1, -1, -1, 1, CopyDirection::Unknown, false, false},
-};
-
-std::string calleeNameOfRaw(const CallExpr *call);
-
-// The runtime's per-thread-stream variants (`cudaMemcpyAsync_ptsz`) under their plain names.
-std::string plainName(std::string n) {
-  for (const char *suffix : {"_ptsz", "_ptds"})
-    if (n.size() > 5 && n.compare(n.size() - 5, 5, suffix) == 0)
-      return n.substr(0, n.size() - 5);
-  return n;
-}
-
-std::string calleeNameOf(const CallExpr *call) {
-  return plainName(calleeNameOfRaw(call));
-}
-
-std::string calleeNameOfRaw(const CallExpr *call) {
-  if (const FunctionDecl *fd = call->getDirectCallee())
-    if (fd->getDeclName().isIdentifier())
-      return fd->getName().str();
-  const Expr *c = call->getCallee() ? call->getCallee()->IgnoreParenImpCasts() : nullptr;
-  if (auto *u = dyn_cast_or_null<UnresolvedLookupExpr>(c))
-    return u->getName().getAsString();
-  if (auto *d = dyn_cast_or_null<DeclRefExpr>(c))
-    return d->getNameInfo().getAsString();
-  return "";
-}
-
-bool isHostFunction(const FunctionDecl *fd) {
-  if (fd->hasAttr<CUDAGlobalAttr>())
-    return false;
-  if (fd->hasAttr<CUDADeviceAttr>() && !fd->hasAttr<CUDAHostAttr>())
-    return false;
-  return true;
-}
-
 bool isHostKind(MemoryOrigin o) { return o == MemoryOrigin::Pageable || o == MemoryOrigin::Pinned; }
 bool isDeviceKind(MemoryOrigin o) { return o == MemoryOrigin::Device; }
 
@@ -117,7 +49,8 @@ bool containsErrors(const Expr *e) { return e && e->containsErrors(); }
 
 class HostWalker : public RecursiveASTVisitor<HostWalker> {
 public:
-  HostWalker(ASTContext &ctx, HostFacts &out) : ctx_(ctx), sm_(ctx.getSourceManager()), buffers_(ctx), out_(out) {}
+  HostWalker(ASTContext &ctx, HostFacts &out)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), buffers_(ctx), out_(out), launchReach_(sm_) {}
   bool shouldVisitTemplateInstantiations() const { return false; }
   bool shouldVisitLambdaBodies() const { return true; }
 
@@ -181,7 +114,7 @@ public:
     std::string name = calleeNameOf(call);
     if (name.empty()) {
       // A lambda, a functor or a function pointer called here may launch too.
-      if (LaunchKind how = callLaunches(call, 0); how != LaunchKind::No) {
+      if (LaunchKind how = launchReach_.ofCall(call); how != LaunchKind::No) {
         const Expr *callee = call->getCallee();
         if (auto *op = dyn_cast<CXXOperatorCallExpr>(call); op && op->getNumArgs() > 0)
           callee = op->getArg(0);
@@ -189,11 +122,10 @@ public:
       }
       return true;
     }
-    for (const CopyApi &api : kCopies)
-      if (name == api.name) {
-        addTransfer(call, api);
-        return true;
-      }
+    if (const CopyApi *api = findCopyApi(name)) {
+      addTransfer(call, *api);
+      return true;
+    }
     if (isPrefetchOrAdvise(name)) {
       addPrefetchOrAdvise(call, name, std::vector<const Expr *>(call->arg_begin(), call->arg_end()));
       return true;
@@ -214,7 +146,7 @@ public:
     // visible host function around `k<<<...>>>`, cudaLaunchKernel, a CUDA
     // library call, or a function of the program whose body is elsewhere
     // (`insert_hashtable(table, kvs, n)` defined in another .cu file).
-    LaunchKind how = callLaunches(call, 0);
+    LaunchKind how = launchReach_.ofCall(call);
     if (how != LaunchKind::No)
       addHelperLaunch(call, name, how == LaunchKind::Unseen);
     if (name.rfind("cuda", 0) == 0 || (name.rfind("cu", 0) == 0 && name.size() > 2 && isupper(name[2])))
@@ -244,16 +176,12 @@ public:
       // keeps the pointer for later calls) or a function of the program whose body is elsewhere.
       const FunctionDecl *fd = call->getDirectCallee();
       const FunctionDecl *def = fd ? fd->getDefinition() : nullptr;
-      bool visible = def && def->hasBody() && !inSystemHeader(def);
-      if (!visible && !isLaunchApi(name) && (isLibraryName(name) || (fd && !inSystemHeader(fd->getCanonicalDecl()))))
+      bool visible = def && def->hasBody() && !launchReach_.inSystemHeader(def);
+      if (!visible && !isLaunchApi(name) &&
+          (isLibraryName(name) || (fd && !launchReach_.inSystemHeader(fd->getCanonicalDecl()))))
         out_.managed.push_back(event(ManagedEvent::Escape, call, o));
     }
     return true;
-  }
-
-  static bool isPrefetchOrAdvise(const std::string &name) {
-    return name == "cudaMemPrefetchAsync" || name == "cudaMemAdvise" || name == "cudaMemPrefetchAsync_v2" ||
-           name == "cudaMemAdvise_v2" || name == "cuMemPrefetchAsync" || name == "cuMemAdvise";
   }
 
   void addPrefetchOrAdvise(const Expr *call, const std::string &name, const std::vector<const Expr *> &args) {
@@ -329,146 +257,6 @@ public:
     return true;
   }
 
-  // Whether a call starts GPU work: Yes for a launch API, a CUDA library
-  // call or a visible host function whose body launches (at any depth);
-  // Unseen where the work cannot be seen: a function of the program (not a
-  // system header's) with no body in this unit, a visible one that calls
-  // such a function, or a call through a pointer. The standard library and
-  // the rest of the CUDA runtime are No.
-  enum class LaunchKind { No, Unseen, Yes };
-
-  static LaunchKind stronger(LaunchKind a, LaunchKind b) { return a > b ? a : b; }
-
-  // CUDA libraries whose calls run kernels (cuBLAS, cuFFT, cuSPARSE, cuSOLVER, cuRAND, cuDNN, NPP, nvJPEG).
-  static bool isLibraryName(const std::string &n) {
-    for (const char *p : {"cublas", "cufft", "cusparse", "cusolver", "curand", "cudnn", "npp", "nvjpeg"})
-      if (n.rfind(p, 0) == 0)
-        return true;
-    return false;
-  }
-
-  static bool isLaunchApi(const std::string &n) {
-    static const char *exact[] = {"cudaLaunchKernel", "cudaLaunchKernelEx", "cudaLaunchCooperativeKernel",
-                                  "cudaLaunchCooperativeKernelMultiDevice", "cudaGraphLaunch", "cuLaunchKernel",
-                                  "cuLaunchKernelEx", "cuLaunchCooperativeKernel", "cuGraphLaunch",
-                                  "cudaLaunchKernelExC"};
-    for (const char *e : exact)
-      if (n == e)
-        return true;
-    // Libraries whose calls run kernels on the device (cuBLAS, cuFFT, cuSPARSE, cuSOLVER, cuRAND's
-    // generators, cuDNN, NPP, nvJPEG).
-    static const char *prefixes[] = {"cublas", "cufftExec", "cusparse", "cusolver", "curandGenerate", "cudnn",
-                                     "npp", "nvjpegDecode", "nvjpegEncode"};
-    for (const char *p : prefixes)
-      if (n.rfind(p, 0) == 0) {
-        // Handles, descriptors and settings are host calls (cublasCreate, cusparseSetStream, cudnnGetVersion).
-        std::string rest = n.substr(strlen(p));
-        if (rest.rfind("_v2", 0) == 0)
-          rest = rest.substr(3);
-        for (const char *host : {"Create", "Destroy", "Set", "Get"})
-          if (rest.rfind(host, 0) == 0)
-            return false;
-        return true;
-      }
-    return false;
-  }
-
-  bool inSystemHeader(const Decl *d) const {
-    return d->getLocation().isValid() && sm_.isInSystemHeader(sm_.getExpansionLoc(d->getLocation()));
-  }
-
-  static bool inLibraryNamespace(const FunctionDecl *fd) {
-    for (const DeclContext *c = fd->getDeclContext(); c; c = c->getParent())
-      if (auto *ns = dyn_cast<NamespaceDecl>(c))
-        if (ns->getName() == "thrust" || ns->getName() == "cub")
-          return true;
-    return false;
-  }
-
-  LaunchKind functionLaunches(const FunctionDecl *fd, int depth) {
-    if (!fd || fd->isImplicit() || depth > 8)
-      return LaunchKind::No;
-    std::string n = fd->getDeclName().isIdentifier() ? plainName(fd->getName().str()) : "";
-    if (isLaunchApi(n) || inLibraryNamespace(fd))
-      return LaunchKind::Yes;
-    const FunctionDecl *def = fd->getDefinition();
-    if (!def || !def->hasBody())
-      if (const FunctionDecl *pattern = fd->getTemplateInstantiationPattern(); pattern && pattern->hasBody())
-        def = pattern;
-    if (n.rfind("cuda", 0) == 0 || (n.rfind("cu", 0) == 0 && n.size() > 2 && isupper(n[2])))
-      return LaunchKind::No;
-    if (!def || !def->hasBody())
-      return inSystemHeader(fd->getCanonicalDecl()) ? LaunchKind::No : LaunchKind::Unseen;
-    if (inSystemHeader(def) || !isHostFunction(def))
-      return LaunchKind::No;
-    const FunctionDecl *key = def->getCanonicalDecl();
-    if (auto it = launchMemo_.find(key); it != launchMemo_.end())
-      return it->second;
-    launchMemo_[key] = LaunchKind::No; // recursion: what the rest of the body says
-    LaunchKind how = bodyLaunches(def->getBody(), depth + 1);
-    launchMemo_[key] = how;
-    return how;
-  }
-
-  LaunchKind callLaunches(const CallExpr *call, int depth) {
-    if (isa<CUDAKernelCallExpr>(call))
-      return LaunchKind::Yes;
-    if (const FunctionDecl *fd = call->getDirectCallee())
-      return functionLaunches(fd, depth);
-    const Expr *c = call->getCallee() ? call->getCallee()->IgnoreParenImpCasts() : nullptr;
-    if (auto *u = dyn_cast_or_null<UnresolvedLookupExpr>(c)) {
-      // A call in a template: any candidate that launches.
-      LaunchKind how = LaunchKind::No;
-      for (const NamedDecl *d : u->decls()) {
-        const NamedDecl *t = d->getUnderlyingDecl();
-        if (auto *ft = dyn_cast<FunctionTemplateDecl>(t))
-          how = stronger(how, functionLaunches(ft->getTemplatedDecl(), depth));
-        else if (auto *f = dyn_cast<FunctionDecl>(t))
-          how = stronger(how, functionLaunches(f, depth));
-      }
-      return how;
-    }
-    // A member call on a type the template leaves open says nothing.
-    if (!c || c->isTypeDependent() || isa<CXXDependentScopeMemberExpr>(c) || isa<UnresolvedMemberExpr>(c) ||
-        isa<CXXPseudoDestructorExpr>(c))
-      return LaunchKind::No;
-    return LaunchKind::Unseen; // through a function pointer
-  }
-
-  LaunchKind bodyLaunches(const Stmt *s, int depth) {
-    if (!s)
-      return LaunchKind::No;
-    if (isa<CUDAKernelCallExpr>(s))
-      return LaunchKind::Yes;
-    LaunchKind how = LaunchKind::No;
-    if (auto *call = dyn_cast<CallExpr>(s))
-      how = callLaunches(call, depth);
-    for (const Stmt *c : s->children()) {
-      if (how == LaunchKind::Yes)
-        break;
-      how = stronger(how, bodyLaunches(c, depth));
-    }
-    return how;
-  }
-
-  // Whether a body calls cudaMemPrefetchAsync or cudaMemAdvise (in either toolkit's spelling).
-  static bool prefetchesOrAdvises(const Stmt *s) {
-    if (!s)
-      return false;
-    if (auto *c = dyn_cast<CallExpr>(s); c && isPrefetchOrAdvise(calleeNameOf(c)))
-      return true;
-    if (auto *r = dyn_cast<RecoveryExpr>(s); r && !r->subExpressions().empty() && r->subExpressions()[0]) {
-      const Expr *callee = r->subExpressions()[0]->IgnoreParenImpCasts();
-      if (auto *u = dyn_cast<UnresolvedLookupExpr>(callee); u && isPrefetchOrAdvise(plainName(u->getName().getAsString())))
-        return true;
-      if (auto *d = dyn_cast<DeclRefExpr>(callee); d && isPrefetchOrAdvise(plainName(d->getNameInfo().getAsString())))
-        return true;
-    }
-    for (const Stmt *c : s->children())
-      if (prefetchesOrAdvises(c))
-        return true;
-    return false;
-  }
 
   void addHelperLaunch(const CallExpr *call, const std::string &name, bool unseen) {
     HostLaunch l;
@@ -481,7 +269,7 @@ public:
     const FunctionDecl *def = call->getDirectCallee() ? call->getDirectCallee()->getDefinition() : nullptr;
     // A helper whose body is seen, or a CUDA library call (cublasSaxpy(h, n, &a, x, 1, y, 1) runs a
     // kernel over x and y): its managed arguments are touched on the device.
-    bool seenBody = (def && def->hasBody() && !inSystemHeader(def)) || isLaunchApi(name);
+    bool seenBody = (def && def->hasBody() && !launchReach_.inSystemHeader(def)) || isLaunchApi(name);
     for (unsigned i = 0; i < call->getNumArgs(); ++i) {
       const Expr *a = call->getArg(i);
       l.argTexts.push_back(text(a));
@@ -923,7 +711,7 @@ private:
   const FunctionDecl *fn_ = nullptr;
   std::vector<LoopFrame> loops_;
   size_t order_ = 0;
-  std::map<const FunctionDecl *, LaunchKind> launchMemo_;
+  LaunchReach launchReach_;
 };
 
 } // namespace
