@@ -85,7 +85,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   });
   GainsResult gains =
       attachPredictedGains(results, findings, [&](size_t unit) { return jobSettings[unit]->ctx.profile; });
-  std::string sink = modelToJson(results, &gains).dump(2);
+  // As `check --dump-model` writes it (driver/Commands.cpp): source text that
+  // is not UTF-8 replaced, not an exception.
+  std::string sink = modelToJson(results, &gains).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 
   SourceLines source;
   assignFingerprints(findings, "/", source);
