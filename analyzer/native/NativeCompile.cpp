@@ -1,4 +1,5 @@
 #include "analyzer/native/NativeCompile.h"
+#include "analyzer/native/SassMix.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -18,7 +19,8 @@ namespace warplint {
 namespace {
 
 // Bumped when what a cache entry holds, or how it is keyed, changes.
-constexpr int kCacheFormat = 1;
+// 2: the native code (nvdisasm of the cubin) beside ptxas's output.
+constexpr int kCacheFormat = 2;
 
 std::string hex64(uint64_t h) {
   static const char *digits = "0123456789abcdef";
@@ -50,7 +52,7 @@ std::string cacheKey(const PtxasCompileRequest &r, const std::string &nvcc, cons
   return hex64(a) + hex64(b);
 }
 
-bool readEntry(const std::string &path, PtxasCompile &out) {
+bool readEntry(const std::string &path, const std::string &wantTool, PtxasCompile &out) {
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer)
     return false;
@@ -59,10 +61,19 @@ bool readEntry(const std::string &path, PtxasCompile &out) {
       !j["rc"].is_number_integer() || !j.contains("log") || !j["log"].is_string())
     return false; // unreadable or another format: compiled again and replaced
   int rc = j["rc"].get<int>();
+  // Compiled without a disassembler, or with another one: compiled again
+  // where the native code is wanted now.
+  std::string tool = j.value("sass_tool", std::string());
+  if (rc == 0 && tool != wantTool)
+    return false;
   out.log = j["log"].get<std::string>();
   out.ok = rc == 0;
   if (!out.ok)
     out.error = "nvcc failed (exit status " + std::to_string(rc) + ")";
+  out.sassTool = tool;
+  out.sassError = j.value("sass_error", std::string());
+  if (j.contains("sass") && j["sass"].is_string() && !sassFromJson(j["sass"].get<std::string>(), out.sass))
+    return false;
   out.fromCache = true;
   return true;
 }
@@ -70,10 +81,17 @@ bool readEntry(const std::string &path, PtxasCompile &out) {
 // Written to a temporary file in the same folder, then renamed: a reader
 // never sees half an entry, and two processes writing the same key both
 // leave a whole one.
-void writeEntry(const std::string &dir, const std::string &path, int rc, const PtxasCompile &c) {
+void writeEntry(const std::string &dir, const std::string &path, int rc, const PtxasCompile &c,
+                const std::string &sassJson) {
   if (llvm::sys::fs::create_directories(dir))
     return; // no cache, same results
   nlohmann::json j = {{"format", kCacheFormat}, {"rc", rc}, {"arch", c.arch}, {"log", c.log}};
+  if (!c.sassTool.empty())
+    j["sass_tool"] = c.sassTool;
+  if (!c.sassError.empty())
+    j["sass_error"] = c.sassError;
+  if (!sassJson.empty())
+    j["sass"] = sassJson;
   llvm::SmallString<256> tmp;
   int fd = -1;
   if (llvm::sys::fs::createUniqueFile(dir + "/.entry-%%%%%%%%", fd, tmp))
@@ -150,14 +168,53 @@ std::string defaultNativeCacheDir() {
   return "";
 }
 
+namespace {
+
+// The cubin's native code with its source lines (`nvdisasm -c -gi`): parsed
+// into `out.sass`, and its compact form for the cache entry; or why not.
+std::string disassemble(const std::string &nvdisasm, const std::string &cubin, unsigned wait, PtxasCompile &out) {
+  llvm::SmallString<128> text;
+  if (llvm::sys::fs::createTemporaryFile("warplint-sass", "txt", text)) {
+    out.sassError = "cannot create a temporary file for nvdisasm";
+    return "";
+  }
+  std::vector<llvm::StringRef> argv{nvdisasm, "-c", "-gi", cubin};
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(text), llvm::StringRef(text)};
+  std::string error;
+  bool failedToRun = false;
+  int rc = llvm::sys::ExecuteAndWait(nvdisasm, argv, std::nullopt, redirects, wait, 0, &error, &failedToRun);
+  auto buffer = llvm::MemoryBuffer::getFile(text);
+  std::string listing = buffer ? (*buffer)->getBuffer().str() : "";
+  llvm::sys::fs::remove(text);
+  if (failedToRun || rc != 0) {
+    out.sassError = "nvdisasm failed" + (error.empty() ? " (exit status " + std::to_string(rc) + ")" : ": " + error);
+    return "";
+  }
+  std::map<std::string, SassFunction> functions = parseNvdisasm(listing);
+  for (auto &[name, f] : functions)
+    out.sass[name] = std::make_shared<const SassFunction>(f);
+  return sassToJson(functions);
+}
+
+} // namespace
+
 PtxasCompile compileWithPtxasVerbose(const PtxasCompileRequest &r) {
   PtxasCompile out;
   std::string nvcc = r.cuda->root + "/bin/nvcc";
   std::vector<std::string> flags = nvccDeviceFlags(*r.job, out.arch);
+  // With a disassembler, the cubin keeps its source lines (-lineinfo: line
+  // tables only; the code ptxas emits is the same) and its native code is
+  // read. The flag is part of the cache key.
+  std::string nvdisasm = r.nvdisasm.empty() ? findNvdisasm(r.cuda->root) : r.nvdisasm;
+  std::string wantTool;
+  if (!nvdisasm.empty()) {
+    flags.push_back("-lineinfo");
+    wantTool = "nvdisasm -c -gi of the file's cubin (" + nvdisasm + ")";
+  }
   std::string entry;
   if (!r.cacheDir.empty()) {
     entry = r.cacheDir + "/ptxas-" + cacheKey(r, nvcc, flags) + ".json";
-    if (readEntry(entry, out)) {
+    if (readEntry(entry, wantTool, out)) {
       return out;
     }
   }
@@ -186,6 +243,11 @@ PtxasCompile compileWithPtxasVerbose(const PtxasCompileRequest &r) {
   int rc = llvm::sys::ExecuteAndWait(nvcc, argv, std::nullopt, redirects, wait, 0, &error, &failedToRun);
   auto buffer = llvm::MemoryBuffer::getFile(log);
   out.log = buffer ? (*buffer)->getBuffer().str() : "";
+  std::string sassJson;
+  if (!failedToRun && rc == 0 && !nvdisasm.empty()) {
+    out.sassTool = wantTool;
+    sassJson = disassemble(nvdisasm, std::string(cubin), wait, out);
+  }
   llvm::sys::fs::remove(cubin);
   llvm::sys::fs::remove(log);
   if (failedToRun || rc < 0) {
@@ -199,7 +261,7 @@ PtxasCompile compileWithPtxasVerbose(const PtxasCompileRequest &r) {
   if (!out.ok)
     out.error = "nvcc failed (exit status " + std::to_string(rc) + ")";
   if (!entry.empty())
-    writeEntry(r.cacheDir, entry, rc, out);
+    writeEntry(r.cacheDir, entry, rc, out, sassJson);
   return out;
 }
 

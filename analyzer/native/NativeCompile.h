@@ -8,10 +8,14 @@
 
 #include "analyzer/frontend/CompileJobs.h"
 
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace warplint {
+
+struct SassFunction; // analyzer/native/SassMix.h
 
 // When a unit's device code is compiled with nvcc -Xptxas -v.
 enum class PtxasMode {
@@ -32,6 +36,11 @@ struct PtxasCompile {
   std::string arch;       // "sm_90"
   std::string error;      // why not ok
   bool fromCache = false; // read from the cache, not compiled now
+  // The cubin's native code (nvdisasm -c -gi, analyzer/native/SassMix.h) by
+  // mangled name, when the toolkit has nvdisasm; kept in the same cache entry.
+  std::map<std::string, std::shared_ptr<const SassFunction>> sass;
+  std::string sassTool;   // "nvdisasm 13.0 -c -gi of the file's cubin"
+  std::string sassError;  // why none (no nvdisasm, it failed)
 };
 
 struct PtxasCompileRequest {
@@ -41,6 +50,11 @@ struct PtxasCompileRequest {
   std::string cacheDir;   // "" : no cache
   bool mayCompile = true; // false: a cache hit or nothing (CacheOnly, files edited in memory)
   double timeoutSeconds = 0; // 0: none; a compile stopped by it is not cached
+  // The disassembler; "" : SassMix.h's findNvdisasm ($WARPLINT_NVDISASM: a
+  // path, or "auto" for the toolkit's bin/nvdisasm; none by default). With
+  // one, the cubin is compiled with -lineinfo (a separate cache entry) and
+  // its native code is kept in the entry.
+  std::string nvdisasm;
 };
 
 PtxasCompile compileWithPtxasVerbose(const PtxasCompileRequest &request);

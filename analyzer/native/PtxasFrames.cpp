@@ -74,10 +74,13 @@ void attributePtxasFrames(const PtxasCompile &compile, const CudaInstallation &c
     if (!k.privateMemory || !k.isGlobal)
       continue;
     std::vector<const PtxasFunction *> matches;
+    std::string matchedName;
     for (const auto &[mangled, f] : functions) {
       std::string targs;
-      if (baseName(f.demangled, targs) == k.name && (k.templateArgs.empty() || targs == k.templateArgs))
+      if (baseName(f.demangled, targs) == k.name && (k.templateArgs.empty() || targs == k.templateArgs)) {
         matches.push_back(&f);
+        matchedName = mangled;
+      }
     }
     PtxasReport &r = k.privateMemory->ptxas;
     if (matches.size() != 1) {
@@ -91,6 +94,15 @@ void attributePtxasFrames(const PtxasCompile &compile, const CudaInstallation &c
     r.spillLoadBytes = matches[0]->spillLoadBytes;
     r.registers = matches[0]->registers;
     r.sharedBytes = matches[0]->sharedBytes;
+    // Its native code, for the cost model's instruction count.
+    if (auto it = compile.sass.find(matchedName); it != compile.sass.end()) {
+      r.sass = it->second;
+      r.sassTool = compile.sassTool;
+    } else {
+      r.sassError = !compile.sassError.empty() ? compile.sassError
+                    : compile.sassTool.empty() ? "no disassembler ($WARPLINT_NVDISASM: a path to nvdisasm, or auto)"
+                                               : "not in nvdisasm's output";
+    }
   }
 }
 

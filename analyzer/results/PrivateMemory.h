@@ -9,11 +9,14 @@
 #include "analyzer/results/AnalysisResults.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace warplint {
+
+struct SassFunction; // analyzer/native/SassMix.h
 
 // A subscript of a private array whose value is not a compile-time constant
 // after full unrolling, and why (analyzer/facts/PrivateArrays.cpp).
@@ -81,6 +84,11 @@ struct PtxasReport {
   int registers = 0;              // registers a thread ("Used N registers"); 0 when not printed
   int64_t sharedBytes = 0;        // static shared memory ("N bytes smem")
   std::string error;              // why no report (nvcc failed, kernel not in its output)
+  // The kernel's native code (SASS) with its source lines, when the toolkit
+  // has nvdisasm (analyzer/native/SassMix.h); null otherwise, and why.
+  std::shared_ptr<const SassFunction> sass;
+  std::string sassTool;           // "nvdisasm 13.0 -c -gi of the file's cubin (sm_90)"
+  std::string sassError;
 };
 
 struct PrivateMemoryFacts {

@@ -24,6 +24,7 @@ than --min-bottleneck.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -35,11 +36,19 @@ import ncu_kernels  # noqa: E402
 # named, the 15% band and the 1.10x line.
 from before_after import THRESHOLD, WITHIN, component_row, dominant  # noqa: E402
 
+# The native stage (--ptxas; the recorded floors are for off, as ctest pins
+# WARPLINT_PTXAS=off): set by --ptxas and --nvdisasm.
+NATIVE = {"ptxas": None, "env": None}
+
+
 def analyze(warplint, source, extra, cache):
     key = (source, tuple(extra))
     if key not in cache:
         cmd = [warplint, "check", source, "--format", "json", "--quiet"] + extra
-        out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        if NATIVE["ptxas"]:
+            cmd += ["--ptxas", NATIVE["ptxas"]]
+        out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                             env=NATIVE["env"])
         if out.returncode not in (0, 1):
             raise SystemExit("warplint failed on %s: %s" % (source, out.stderr[-2000:]))
         cache[key] = json.loads(out.stdout)
@@ -134,6 +143,27 @@ def ncu_category(csv, kernel):
     return "latency" if max(vals.values()) < LATENCY_BOUND_PCT else UNIT.get(top)
 
 
+def model_instructions(cost):
+    """The warp instructions the model counts for one launch (its issue basis
+    is per SM over the kernel), and their source: "SASS" or "AST"."""
+    if not cost:
+        return None
+    basis = (cost.get("basis") or {}).get("issue", "")
+    m = re.match(r"([0-9.e+]+) warp instructions an SM( \((SASS|AST estimate)\))?", basis)
+    per_sm, grid = cost.get("blocks_per_sm_work"), cost.get("grid_blocks")
+    if not m or not per_sm or not grid:
+        return None
+    return {"per_launch": float(m.group(1)) / per_sm * grid, "source": "SASS" if m.group(3) == "SASS" else "AST"}
+
+
+def ncu_instructions(csv, kernel):
+    """ncu's sm__inst_executed.sum, the mean over the kernel's launches."""
+    if not csv or not os.path.exists(os.path.join(ROOT, csv)):
+        return None
+    stats = ncu_kernels.read_kernels(os.path.join(ROOT, csv)).get(kernel)
+    return stats.mean("sm__inst_executed.sum") if stats else None
+
+
 def model_category(bottleneck, latency_bound):
     return "latency" if latency_bound else UNIT.get(bottleneck)
 
@@ -160,7 +190,27 @@ def main():
                     help="least share of pairs within 15%% (default: the recorded floor)")
     ap.add_argument("--min-bottleneck", type=float, default=None)
     ap.add_argument("--components", action="store_true", help="also print each kernel's component shares beside ncu's")
+    ap.add_argument("--ptxas", choices=["off", "auto", "on"],
+                    help="run warplint with this --ptxas mode (default: the environment's WARPLINT_PTXAS; ctest "
+                         "pins off). 'on' compiles every pair's file with the toolkit's nvcc")
+    ap.add_argument("--nvdisasm", metavar="PATH",
+                    help="the disassembler the native stage reads the cubin's SASS with ($WARPLINT_NVDISASM; 'off': "
+                         "none, the AST instruction estimate)")
+    ap.add_argument("--cache-dir", metavar="DIR", help="the native stage's cache ($WARPLINT_CACHE_DIR)")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also print each kernel's predicted warp instructions (per launch) beside ncu's "
+                         "sm__inst_executed, and which count the model used (SASS or AST estimate)")
     args = ap.parse_args()
+    if args.ptxas or args.nvdisasm or args.cache_dir:
+        env = dict(os.environ)
+        if args.ptxas:
+            NATIVE["ptxas"] = args.ptxas
+            env["WARPLINT_PTXAS"] = args.ptxas
+        if args.nvdisasm:
+            env["WARPLINT_NVDISASM"] = args.nvdisasm
+        if args.cache_dir:
+            env["WARPLINT_CACHE_DIR"] = args.cache_dir
+        NATIVE["env"] = env
     floors = json.load(open(os.path.join(HERE, "floors.json"))) if os.path.exists(os.path.join(HERE, "floors.json")) else {}
     min_within = args.min_within if args.min_within is not None else floors.get("within_15", 0.0)
     min_bottleneck = args.min_bottleneck if args.min_bottleneck is not None else floors.get("bottleneck", 0.0)
@@ -216,6 +266,8 @@ def main():
                     row["model_part"] = model_category(model_bottleneck, latency_bound)
                     row["ncu_part"] = ncu_category(p.get("before_csv"), kernel)
                     bottlenecks.append(row["model_part"] == row["ncu_part"])
+                row["model_instructions"] = model_instructions(cost)
+                row["ncu_instructions"] = ncu_instructions(p.get("before_csv"), kernel)
                 row["model_fractions"] = (cost or {}).get("fractions", {})
                 row["model_peak_shares"] = (cost or {}).get("peak_shares", {})
                 row["ncu_pct"] = ncu_throughputs(p.get("before_csv"), kernel)
@@ -250,6 +302,20 @@ def main():
             ps, nc = r.get("model_peak_shares") or {}, r.get("ncu_pct") or {}
             print("%-24s %s | %3.0f" % (r["pair"], " ".join("%s %3.0f" % (c, 100 * ps.get(c, 0)) for c in
                                                           ("sm", "l1tex", "memory")), max(nc.values()) if nc else 0))
+    if args.instructions:
+        print("\nwarp instructions a launch as written: the model's (its source) | ncu's sm__inst_executed | ratio")
+        ratios = {}
+        for r in rows:
+            mi, ni = r.get("model_instructions"), r.get("ncu_instructions")
+            if not mi or not ni:
+                continue
+            ratio = mi["per_launch"] / ni
+            ratios.setdefault(mi["source"], []).append(ratio)
+            print("%-40s %10.4g (%s) | %10.4g | %.2f" % (r["pair"][:40], mi["per_launch"], mi["source"], ni, ratio))
+        for src, rs in sorted(ratios.items()):
+            rs = sorted(rs)
+            within = sum(1 for x in rs if abs(x - 1) <= 0.25)
+            print("%s: %d kernels, median model/ncu %.2f, within 25%%: %d" % (src, len(rs), rs[len(rs) // 2], within))
     priced = [r for r in rows if "within_15" in r]
     within = sum(r["within_15"] for r in priced)
     swapped = [r["pair"] for r in priced if r["swapped"]]

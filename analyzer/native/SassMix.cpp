@@ -1,0 +1,494 @@
+#include "analyzer/native/SassMix.h"
+#include "analyzer/results/PrivateMemory.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace warplint {
+
+const char *sassClassName(SassClass c) {
+  switch (c) {
+  case SassClass::Fp32: return "fp32";
+  case SassClass::Integer: return "integer";
+  case SassClass::Fp64: return "fp64";
+  case SassClass::Sfu: return "sfu";
+  case SassClass::Shared: return "shared";
+  case SassClass::Global: return "global";
+  case SassClass::Local: return "local";
+  case SassClass::Constant: return "constant";
+  case SassClass::Control: return "control";
+  case SassClass::Uniform: return "uniform";
+  case SassClass::Other: return "other";
+  }
+  return "other";
+}
+
+SassClass classifySassOpcode(const std::string &opcode) {
+  std::string op = opcode.substr(0, opcode.find('.'));
+  static const std::map<std::string, SassClass> known = {
+      {"FFMA", SassClass::Fp32},     {"FADD", SassClass::Fp32},     {"FMUL", SassClass::Fp32},
+      {"FMNMX", SassClass::Fp32},    {"FSETP", SassClass::Fp32},    {"FSEL", SassClass::Fp32},
+      {"FSET", SassClass::Fp32},     {"FCHK", SassClass::Fp32},     {"FRND", SassClass::Fp32},
+      {"FSWZADD", SassClass::Fp32},  {"HFMA2", SassClass::Fp32},    {"HADD2", SassClass::Fp32},
+      {"HMUL2", SassClass::Fp32},    {"HSETP2", SassClass::Fp32},   {"HMNMX2", SassClass::Fp32},
+      {"DFMA", SassClass::Fp64},     {"DADD", SassClass::Fp64},     {"DMUL", SassClass::Fp64},
+      {"DSETP", SassClass::Fp64},    {"DMNMX", SassClass::Fp64},    {"DSET", SassClass::Fp64},
+      {"MUFU", SassClass::Sfu},      {"LDS", SassClass::Shared},    {"STS", SassClass::Shared},
+      {"LDSM", SassClass::Shared},   {"STSM", SassClass::Shared},   {"ATOMS", SassClass::Shared},
+      {"LDG", SassClass::Global},    {"STG", SassClass::Global},    {"LD", SassClass::Global},
+      {"ST", SassClass::Global},     {"ATOM", SassClass::Global},   {"ATOMG", SassClass::Global},
+      {"RED", SassClass::Global},    {"REDG", SassClass::Global},   {"LDGSTS", SassClass::Global},
+      {"UBLKCP", SassClass::Global}, {"UTMALDG", SassClass::Global}, {"UTMASTG", SassClass::Global},
+      {"LDL", SassClass::Local},     {"STL", SassClass::Local},     {"LDC", SassClass::Constant},
+      {"ULDC", SassClass::Constant}, {"BRA", SassClass::Control},   {"BRX", SassClass::Control},
+      {"JMP", SassClass::Control},   {"JMX", SassClass::Control},   {"CALL", SassClass::Control},
+      {"RET", SassClass::Control},   {"EXIT", SassClass::Control},  {"BSSY", SassClass::Control},
+      {"BSYNC", SassClass::Control}, {"BREAK", SassClass::Control}, {"BPT", SassClass::Control},
+      {"WARPSYNC", SassClass::Control}, {"BAR", SassClass::Control}, {"BMOV", SassClass::Control},
+      {"YIELD", SassClass::Control}, {"NANOSLEEP", SassClass::Control}, {"KILL", SassClass::Control},
+      {"DEPBAR", SassClass::Control}, {"MEMBAR", SassClass::Control}, {"ERRBAR", SassClass::Control},
+      {"CCTL", SassClass::Control},  {"LDGDEPBAR", SassClass::Control}, {"SYNCS", SassClass::Control},
+      {"SHFL", SassClass::Other},    {"MATCH", SassClass::Other},   {"REDUX", SassClass::Other},
+      {"HMMA", SassClass::Other},    {"IMMA", SassClass::Other},    {"HGMMA", SassClass::Other},
+      {"WGMMA", SassClass::Other},   {"NOP", SassClass::Other},
+  };
+  if (auto it = known.find(op); it != known.end())
+    return it->second;
+  if (!op.empty() && op[0] == 'U')
+    return SassClass::Uniform; // UIADD3, UMOV, ULEA, ...
+  return SassClass::Integer;   // IMAD, IADD3, LOP3, ISETP, MOV, SEL, conversions, S2R, ...
+}
+
+namespace {
+
+// `//## File "a.cu", line 9 inlined at "a.cu", line 17`: the last location
+// is the outermost (the kernel's own line).
+const std::regex &lineInfoRegex() {
+  static const std::regex r(R"re("([^"]*)", line (\d+))re");
+  return r;
+}
+
+} // namespace
+
+std::map<std::string, SassFunction> parseNvdisasm(const std::string &text) {
+  std::map<std::string, SassFunction> out;
+  static const std::regex section(R"(^\s*\.section\s+\.text\.([^,\s]+),)");
+  static const std::regex inst(R"(^\s*/\*([0-9a-fA-F]+)\*/\s+(@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_.]*)(.*)$)");
+  static const std::regex label(R"(^\s*([.$A-Za-z_][^\s:]*):\s*$)");
+  static const std::regex target(R"(`\(([^)]+)\))");
+  SassFunction *fn = nullptr;
+  std::map<std::string, uint32_t> labels;          // of the current function
+  std::vector<std::pair<size_t, std::string>> pendingTargets;
+  std::string pendingLabel;                        // defined before the next instruction
+  bool cold = false;                               // inside a slow-path subroutine ($__internal_...)
+  int curFile = -1, curLine = 0;
+  auto finish = [&] {
+    if (!fn)
+      return;
+    for (auto &[i, name] : pendingTargets)
+      if (auto it = labels.find(name); it != labels.end())
+        fn->instructions[i].target = it->second;
+    // The self-branch after the last EXIT and the NOPs that pad the section:
+    // never executed.
+    for (SassInstruction &s : fn->instructions)
+      if (s.target == int64_t(s.address))
+        s.padding = true;
+    labels.clear();
+    pendingTargets.clear();
+  };
+  std::istringstream lines(text);
+  std::string line;
+  std::smatch m;
+  while (std::getline(lines, line)) {
+    if (std::regex_search(line, m, section)) {
+      finish();
+      fn = &out[m[1]];
+      fn->mangled = m[1];
+      cold = false;
+      curFile = -1;
+      curLine = 0;
+      continue;
+    }
+    if (!fn)
+      continue;
+    if (line.find("//##") != std::string::npos) {
+      std::string last, lastLine;
+      for (auto it = std::sregex_iterator(line.begin(), line.end(), lineInfoRegex()); it != std::sregex_iterator();
+           ++it) {
+        last = (*it)[1];
+        lastLine = (*it)[2];
+      }
+      if (!last.empty()) {
+        auto f = std::find(fn->files.begin(), fn->files.end(), last);
+        curFile = static_cast<int>(f - fn->files.begin());
+        if (f == fn->files.end())
+          fn->files.push_back(last);
+        curLine = std::stoi(lastLine);
+      }
+      continue;
+    }
+    if (std::regex_match(line, m, label)) {
+      std::string name = m[1];
+      if (name.rfind(".text.", 0) == 0)
+        continue;
+      if (name[0] == '$')
+        cold = true; // a subroutine of the section (a division's slow path): run on rare operands only
+      labels[name] = 0xffffffffu;
+      pendingLabel = name;
+      continue;
+    }
+    if (!std::regex_match(line, m, inst))
+      continue;
+    SassInstruction s;
+    s.address = static_cast<uint32_t>(std::stoul(m[1].str(), nullptr, 16));
+    std::string opcode = m[3];
+    s.cls = classifySassOpcode(opcode);
+    s.line = curLine;
+    s.file = curFile;
+    s.padding = cold || opcode == "NOP";
+    for (auto &[name, addr] : labels)
+      if (addr == 0xffffffffu)
+        addr = s.address;
+    pendingLabel.clear();
+    std::string rest = m[4];
+    std::smatch t;
+    if (opcode.rfind("BRA", 0) == 0 && std::regex_search(rest, t, target))
+      pendingTargets.push_back({fn->instructions.size(), t[1]});
+    fn->instructions.push_back(s);
+  }
+  finish();
+  return out;
+}
+
+std::string sassToJson(const std::map<std::string, SassFunction> &functions) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto &[name, f] : functions) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const SassInstruction &s : f.instructions)
+      rows.push_back({s.address, s.file, s.line, int(s.cls), s.target, s.padding ? 1 : 0});
+    j[name] = {{"files", f.files}, {"rows", rows}};
+  }
+  return j.dump();
+}
+
+bool sassFromJson(const std::string &text, std::map<std::string, std::shared_ptr<const SassFunction>> &out) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    return false;
+  try {
+    for (auto &[name, v] : j.items()) {
+      auto f = std::make_shared<SassFunction>();
+      f->mangled = name;
+      f->files = v.at("files").get<std::vector<std::string>>();
+      for (const auto &r : v.at("rows")) {
+        SassInstruction s;
+        s.address = r.at(0).get<uint32_t>();
+        s.file = r.at(1).get<int>();
+        s.line = r.at(2).get<int>();
+        int c = r.at(3).get<int>();
+        if (c < 0 || c > int(SassClass::Other))
+          return false;
+        s.cls = SassClass(c);
+        s.target = r.at(4).get<int64_t>();
+        s.padding = r.at(5).get<int>() != 0;
+        f->instructions.push_back(s);
+      }
+      out[name] = std::move(f);
+    }
+  } catch (const nlohmann::json::exception &) {
+    return false;
+  }
+  return true;
+}
+
+std::string findNvdisasm(const std::string &cudaRoot) {
+  const char *e = std::getenv("WARPLINT_NVDISASM");
+  std::string setting = e ? e : "";
+  if (setting.empty() || setting == "off")
+    return "";
+  if (setting != "auto")
+    return llvm::sys::fs::can_execute(setting) ? setting : "";
+  std::string p = cudaRoot + "/bin/nvdisasm";
+  return !cudaRoot.empty() && llvm::sys::fs::can_execute(p) ? p : "";
+}
+
+namespace {
+
+std::string baseOf(const std::string &path) { return std::string(llvm::sys::path::filename(path)); }
+
+double tripsAt(const KernelWork &w, int loop) {
+  return loop >= 0 && size_t(loop) < w.loopTrips.size() && w.loopTrips[loop] ? *w.loopTrips[loop] : 1.0;
+}
+
+// nvcc unrolls by powers of two: a measured ratio of copies, rounded to one.
+double roundToPowerOfTwo(double r) {
+  if (r < 1.5)
+    return 1;
+  return std::exp2(std::round(std::log2(r)));
+}
+
+struct Region {
+  uint32_t start = 0, end = 0; // [start, end]: the loop header's address to its backward branch
+  int backLine = 0;            // the backward branch's source line (0: another file or none)
+  int parent = -1;
+  int loop = -1;               // the source loop it implements (index into KernelInfo::loops)
+  double copies = 1;           // of the loop's body a native iteration runs
+  double iterations = 1;       // native iterations an entry
+  int direct = 0, directMemory = 0; // its own instructions (not in a nested region), and of them global/shared
+  bool remainder = false;
+};
+
+bool isMemory(SassClass c) { return c == SassClass::Global || c == SassClass::Shared; }
+
+} // namespace
+
+NativeInstructionCount countNativeInstructions(const SassFunction &f, const KernelInfo &k, const KernelWork &w) {
+  NativeInstructionCount out;
+  std::string kernelFile = baseOf(k.loc.file);
+  auto kernelLine = [&](const SassInstruction &s) {
+    return s.line > 0 && s.file >= 0 && size_t(s.file) < f.files.size() && baseOf(f.files[s.file]) == kernelFile
+               ? s.line
+               : 0;
+  };
+  // --- the model's side: each loop's header line, each access's line and loops ---
+  std::map<int, std::vector<int>> loopsByHeaderLine;
+  for (size_t i = 0; i < k.loops.size(); ++i)
+    if (baseOf(k.loops[i].loc.file) == kernelFile)
+      loopsByHeaderLine[k.loops[i].loc.line].push_back(int(i));
+  struct LineAccess {
+    std::vector<int> loops;
+    bool instruction; // global, shared or generic: one load or store instruction in the AST count
+  };
+  std::map<int, std::vector<LineAccess>> accessesByLine;
+  for (const AccessWork &a : w.accesses) {
+    if (a.access >= k.accesses.size())
+      continue;
+    const MemoryAccess &m = k.accesses[a.access];
+    int line = 0;
+    if (!m.callChain.empty())
+      line = baseOf(m.callChain.front().file) == kernelFile ? m.callChain.front().line : 0;
+    else
+      line = baseOf(m.loc.file) == kernelFile ? m.loc.line : 0;
+    if (line <= 0)
+      continue;
+    bool inst = m.space == AddressSpace::Global || m.space == AddressSpace::Shared || m.space == AddressSpace::Generic;
+    accessesByLine[line].push_back({a.loops, inst});
+  }
+
+  // --- the native side: loops from backward branches ---
+  std::vector<const SassInstruction *> live;
+  for (const SassInstruction &s : f.instructions)
+    if (!s.padding)
+      live.push_back(&s);
+  out.staticInstructions = int(live.size());
+  if (live.empty()) {
+    out.notCounted = "the kernel's native code is empty";
+    return out;
+  }
+  int withLine = 0;
+  for (const SassInstruction *s : live)
+    withLine += kernelLine(*s) > 0 ? 1 : 0;
+  if (withLine * 2 < int(live.size())) {
+    out.notCounted = "the native code has no line information for most instructions (compiled without -lineinfo?)";
+    return out;
+  }
+  std::map<uint32_t, Region> byStart;
+  for (const SassInstruction *s : live)
+    if (s->target >= 0 && uint32_t(s->target) <= s->address) {
+      Region &r = byStart[uint32_t(s->target)];
+      r.start = uint32_t(s->target);
+      if (s->address >= r.end) {
+        r.end = s->address;
+        r.backLine = kernelLine(*s);
+      }
+    }
+  std::vector<Region> regions;
+  for (auto &[start, r] : byStart)
+    regions.push_back(r);
+  // Outermost first: by start, the longer first.
+  std::sort(regions.begin(), regions.end(),
+            [](const Region &a, const Region &b) { return a.start != b.start ? a.start < b.start : a.end > b.end; });
+  for (size_t i = 0; i < regions.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (regions[j].start <= regions[i].start && regions[i].end <= regions[j].end &&
+          (regions[i].parent < 0 || regions[regions[i].parent].start <= regions[j].start))
+        regions[i].parent = int(j);
+  auto innermost = [&](uint32_t addr) {
+    int best = -1;
+    for (size_t i = 0; i < regions.size(); ++i)
+      if (regions[i].start <= addr && addr <= regions[i].end)
+        best = int(i); // later ones are nested in earlier ones
+    return best;
+  };
+  std::vector<int> regionOf(live.size(), -1);
+  std::map<int, std::map<int, int>> memoryByRegionLine; // region -> line -> its own global/shared instructions
+  for (size_t i = 0; i < live.size(); ++i) {
+    int r = innermost(live[i]->address);
+    regionOf[i] = r;
+    if (r < 0)
+      continue;
+    ++regions[r].direct;
+    if (isMemory(live[i]->cls)) {
+      ++regions[r].directMemory;
+      ++memoryByRegionLine[r][kernelLine(*live[i])];
+    }
+  }
+
+  // --- each native loop matched to a source loop ---
+  auto ancestorsLoops = [&](int r) {
+    std::set<int> loops;
+    for (int p = regions[r].parent; p >= 0; p = regions[p].parent)
+      loops.insert(regions[p].loop);
+    return loops;
+  };
+  // A constant loop of at most 32 trips: nvcc unrolls it fully (the AST
+  // estimate's own assumption), so it is no native loop.
+  auto likelyUnrolled = [&](int loop) { return k.loops[loop].tripCount && *k.loops[loop].tripCount <= 32; };
+  for (size_t r = 0; r < regions.size(); ++r) {
+    Region &R = regions[r];
+    std::set<int> outer = ancestorsLoops(int(r));
+    if (auto it = loopsByHeaderLine.find(R.backLine); R.backLine > 0 && it != loopsByHeaderLine.end())
+      for (int loop : it->second)
+        if (!outer.count(loop)) {
+          R.loop = loop;
+          break;
+        }
+    if (R.loop < 0) {
+      // The loop most of its own memory instructions' source accesses are
+      // in, below the loops around it.
+      std::map<int, int> votes;
+      for (auto &[line, n] : memoryByRegionLine[int(r)])
+        if (auto it = accessesByLine.find(line); it != accessesByLine.end())
+          for (const LineAccess &a : it->second) {
+            int pick = -1;
+            for (int loop : a.loops)
+              if (!outer.count(loop) && (pick < 0 || !likelyUnrolled(loop)))
+                pick = loop;
+            if (pick >= 0)
+              votes[pick] += n;
+          }
+      int best = 0;
+      for (auto &[loop, n] : votes)
+        if (n > best)
+          best = n, R.loop = loop;
+    }
+    if (R.loop < 0) {
+      std::ostringstream why;
+      why << "a loop of the native code (its backward branch at 0x" << std::hex << R.end << std::dec;
+      if (R.backLine > 0)
+        why << ", line " << R.backLine;
+      why << ") matches no source loop";
+      out.notCounted = why.str();
+      return out;
+    }
+  }
+  // Copies of the body a native iteration runs. nvcc unrolls a loop of
+  // run-time trip count by a factor and runs the rest in a remainder loop of
+  // one copy: two sibling native loops of one source loop, the larger one
+  // unrolled by the ratio of their memory instructions (or of all their
+  // instructions). Alone, a loop's copies are its memory instructions over
+  // the source accesses one iteration makes (loops nested in it that no
+  // native loop implements are unrolled into it).
+  std::set<int> matched;
+  for (const Region &R : regions)
+    matched.insert(R.loop);
+  std::map<std::pair<int, int>, std::vector<int>> siblings; // (parent, loop) -> regions
+  for (size_t r = 0; r < regions.size(); ++r)
+    siblings[{regions[r].parent, regions[r].loop}].push_back(int(r));
+  for (auto &[key, group] : siblings) {
+    int loop = key.second;
+    double trips = tripsAt(w, loop);
+    if (group.size() >= 2) {
+      int main = group.front();
+      for (int r : group)
+        if (regions[r].direct > regions[main].direct)
+          main = r;
+      int rest = -1;
+      for (int r : group)
+        if (r != main && (rest < 0 || regions[r].direct < regions[rest].direct))
+          rest = r;
+      double ratio = regions[rest].directMemory > 0
+                         ? double(regions[main].directMemory) / regions[rest].directMemory
+                         : double(regions[main].direct) / std::max(1, regions[rest].direct);
+      double u = std::min(roundToPowerOfTwo(ratio), std::max(1.0, trips));
+      regions[main].copies = u;
+      regions[main].iterations = std::floor(trips / u);
+      for (int r : group)
+        if (r != main) {
+          regions[r].remainder = true;
+          regions[r].iterations = r == rest ? trips - u * std::floor(trips / u) : 0;
+        }
+      continue;
+    }
+    Region &R = regions[group.front()];
+    double expected = 0; // memory instructions one source iteration issues, per line of the region
+    std::set<int> lines;
+    for (auto &[line, n] : memoryByRegionLine[group.front()])
+      lines.insert(line);
+    for (int line : lines) {
+      auto it = accessesByLine.find(line);
+      if (it == accessesByLine.end())
+        continue;
+      for (const LineAccess &a : it->second) {
+        auto at = std::find(a.loops.begin(), a.loops.end(), loop);
+        if (!a.instruction || at == a.loops.end())
+          continue;
+        double inner = 1;
+        bool unrolledInside = true;
+        for (auto d = at + 1; d != a.loops.end(); ++d) {
+          unrolledInside = unrolledInside && !matched.count(*d);
+          inner *= tripsAt(w, *d);
+        }
+        if (unrolledInside)
+          expected += inner;
+      }
+    }
+    double u = expected > 0 && R.directMemory > 0 ? roundToPowerOfTwo(R.directMemory / expected) : 1;
+    u = std::min(u, std::max(1.0, trips));
+    R.copies = u;
+    R.iterations = trips / u;
+  }
+  for (const Region &R : regions) {
+    std::ostringstream os;
+    os.precision(4);
+    os << "line " << k.loops[R.loop].loc.line << ": ";
+    if (R.remainder)
+      os << "its remainder loop, " << R.iterations << " iterations";
+    else if (R.copies > 1)
+      os << "unrolled x" << R.copies << ", " << R.iterations << " iterations";
+    else
+      os << R.iterations << " iterations";
+    out.loops.push_back(os.str());
+  }
+
+  // --- what one block issues ---
+  double warps = std::ceil(double(w.block.threads()) / 32);
+  for (size_t i = 0; i < live.size(); ++i) {
+    double times = warps;
+    for (int r = regionOf[i]; r >= 0; r = regions[r].parent)
+      times *= regions[r].iterations;
+    const SassInstruction &s = *live[i];
+    out.warpInstructions += times;
+    out.byClass[sassClassName(s.cls)] += times;
+    out.byLine[kernelLine(s)] += times;
+    if (s.cls == SassClass::Sfu)
+      out.sfuWarpInstructions += times;
+    else if (s.cls == SassClass::Fp64)
+      out.fp64WarpInstructions += times;
+    else if (s.cls == SassClass::Local)
+      out.localWarpInstructions += times;
+  }
+  out.counted = true;
+  return out;
+}
+
+} // namespace warplint

@@ -1,0 +1,94 @@
+// The native instruction mix of a unit's kernels: the SASS of the cubin the
+// native stage compiles (analyzer/native/NativeCompile.h), disassembled by the
+// toolkit's nvdisasm with line information (`nvdisasm -c -gi`; cuobjdump
+// -sass prints no source lines), and what one block of a kernel issues from
+// it. Seed 003 (Zhang & Owens 2011) builds its model on the native
+// instruction set because counting above it (PTX, the source) is its main
+// source of error: the compiler folds, unrolls and strength-reduces.
+//
+// Each instruction is attributed to the source line of the kernel's own body
+// it comes from (the outermost "inlined at" line of a helper's code). How many
+// times a warp executes it comes from the native code's loops (its backward
+// branches), each matched to the source loop it implements, whose trip count
+// the work tally already has (KernelWork::loopTrips): a loop nvcc unrolled is
+// a native loop of several copies of the body, run trip/copies times, or no
+// loop at all.
+#pragma once
+
+#include "analyzer/results/AnalysisResults.h"
+#include "analyzer/results/KernelWork.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace warplint {
+
+// What an instruction occupies, for the issue component's pipes and the mix
+// --explain prints.
+enum class SassClass : uint8_t {
+  Fp32,     // FFMA, FADD, FMUL, HFMA2, FSETP, ... (the FMA and ALU pipes)
+  Integer,  // IMAD, IADD3, LOP3, ISETP, LEA, SHF, MOV, SEL, conversions, ...
+  Fp64,     // DFMA, DADD, DMUL, DSETP, ... (the FP64 pipe)
+  Sfu,      // MUFU (the special-function unit)
+  Shared,   // LDS, STS, LDSM, ATOMS
+  Global,   // LDG, STG, LD, ST, ATOM, ATOMG, RED, LDGSTS
+  Local,    // LDL, STL
+  Constant, // LDC, ULDC (the constant cache)
+  Control,  // BRA, BSSY, BSYNC, EXIT, CALL, RET, BAR, WARPSYNC, ...
+  Uniform,  // the uniform datapath's U* instructions (issued like any other)
+  Other,
+};
+const char *sassClassName(SassClass c);
+SassClass classifySassOpcode(const std::string &opcode); // "FFMA", "LDG.E.128", ...
+
+struct SassInstruction {
+  uint32_t address = 0;
+  int line = 0;           // the outermost source line (0: none printed)
+  int file = -1;          // index into SassFunction::files of that line
+  SassClass cls = SassClass::Other;
+  int64_t target = -1;    // a branch's target address (-1: none)
+  bool padding = false;   // the NOPs and the self-branch after the last EXIT: never run
+};
+
+struct SassFunction {
+  std::string mangled;
+  std::vector<std::string> files; // as nvdisasm prints them
+  std::vector<SassInstruction> instructions;
+};
+
+// `nvdisasm -c -gi` output: mangled name -> its instructions.
+std::map<std::string, SassFunction> parseNvdisasm(const std::string &text);
+
+// The parsed functions to and from the cache entry's JSON (compact rows).
+std::string sassToJson(const std::map<std::string, SassFunction> &functions);
+bool sassFromJson(const std::string &json, std::map<std::string, std::shared_ptr<const SassFunction>> &out);
+
+// The instructions one block of `k` issues by the native code, at the work
+// tally's trip counts.
+struct NativeInstructionCount {
+  bool counted = false;
+  std::string notCounted;      // why the AST estimate is kept
+  double warpInstructions = 0; // per block, every class
+  double sfuWarpInstructions = 0, fp64WarpInstructions = 0, localWarpInstructions = 0;
+  std::map<std::string, double> byClass; // per block, by sassClassName
+  std::map<int, double> byLine;           // per block, by source line of the kernel's file (0: no line)
+  int staticInstructions = 0;
+  // One phrase a native loop: "line 16: x4 unrolled, 256 iterations".
+  std::vector<std::string> loops;
+};
+
+NativeInstructionCount countNativeInstructions(const SassFunction &f, const KernelInfo &k, const KernelWork &w);
+
+// The disassembler, opt-in: $WARPLINT_NVDISASM names one (a path), or
+// "auto" for <toolkit>/bin/nvdisasm; unset or "off": none, and "" when the
+// one named cannot run. Not on by default even where the toolkit has one:
+// the native count matches Nsight Compute's executed instructions far
+// better than the AST estimate, but the other components were fitted with
+// the AST estimate, and the examples' predicted gains got worse with it
+// (tests/gpu/gains/README.md, "Instructions from the native code").
+std::string findNvdisasm(const std::string &cudaRoot);
+
+} // namespace warplint
