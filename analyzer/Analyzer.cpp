@@ -314,6 +314,14 @@ private:
       llvm::SmallString<256> path(main->getName());
       sm.getFileManager().makeAbsolutePath(path);
       files.insert(path.str().str());
+      // warp-shuffle-candidate rewrites warp tails and per-warp tree loops
+      // where they are written, a header included (a __device__ helper's).
+      if (std::shared_ptr<const UnitHelperTails> tails = helperTailsOfUnit(path.str().str())) {
+        for (const HelperWarpTail &h : tails->helpers)
+          add(h.tail.body);
+        for (const WarpLoopTree &t : tails->loops)
+          add(t.span);
+      }
     }
     for (const std::string &file : files) {
       auto ref = sm.getFileManager().getOptionalFileRef(file);

@@ -3,6 +3,8 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <map>
@@ -44,9 +46,20 @@ const char *const kWarpTailFixSafety =
     "lane r + i holds, which ran every earlier step, so its register is the element it stored; each lane under 16 "
     "stores once the value it last stored), so no later read needs proving; offered when the element type is one "
     "of the six above, the running value has the element's type, and every launch gives a one-dimensional block of "
-    "a multiple of 32 threads (each tile one whole warp). Refused with the reason otherwise (a tile not 32 wide, a "
-    "sync with a partial mask, a loop in a __device__ helper: its calls are not checked). Scans and broadcasts "
-    "keep the rewrite in a note only. Comments inside the "
+    "a multiple of 32 threads (each tile one whole warp). Several arrays reduced in one loop (`temp = s[idx + i]; "
+    "temp2 = s2[idx + i]; beta += temp; beta2 += temp2; s[idx] = beta; s2[idx] = beta2;`, or one direct step "
+    "each) are as many independent trees, rewritten side by side in their statement order (distinct arrays, "
+    "distinct locals). A loop in a __device__ helper (template or not) is rewritten once, in the helper, only when "
+    "every call of it in the file is proven: each call passes threadIdx.x (or a local set once from it) for the "
+    "index parameters and distinct __shared__ arrays when the loop reduces several, and every kernel that runs it "
+    "shows an exchange on each array under one-dimensional blocks of a multiple of 32 threads from its launches; "
+    "kernels all of whose blocks are not a multiple of 32 threads keep the loop as written, behind `if (blockDim.x "
+    "% 32 == 0) { shuffles } else { the loop }` (blockDim.x is the same in the whole block, so each block takes one "
+    "side and the other side is never mixed in); a helper in a header only when no other file of the analyzed "
+    "file's directory includes that header. A template element type is checked in every instance. Refused with "
+    "the reason otherwise (a tile not 32 wide, a sync with a partial mask, a call passing another index or one "
+    "array twice, a two-dimensional block, a call the warp model cannot follow). Scans and broadcasts keep the "
+    "rewrite in a note only. Comments inside the "
     "rewritten braces are not kept. After applying, the file is re-analyzed; a fix that adds a compile error or "
     "leaves the finding is rolled back.";
 
@@ -351,28 +364,42 @@ std::string rewrittenBody(const WarpTail &t) {
 
 // ---- the loop form: a per-warp tree over a 32-lane tile ----------------
 
-// Why the loop-form tree `t`, which this exchange runs in, cannot be
-// rewritten exactly, or "".
-std::string loopRefusal(const KernelInfo &k, const WarpExchange &ex, const WarpLoopTree &t) {
+std::string loopKey(const WarpLoopTree &t) { return "loop:" + t.span.file + ":" + std::to_string(t.span.offset); }
+
+std::string arraysOf(const WarpLoopTree &t) {
+  std::string s;
+  for (const WarpLoopChain &c : t.chains)
+    s += (s.empty() ? "" : ", ") + c.array;
+  return s.empty() ? t.array : s;
+}
+
+std::string loopSubject(const WarpLoopTree &t) { return arraysOf(t) + " warp tree loop"; }
+
+// An access of the loop `t`, run through the call chain `chain` (empty in the kernel).
+bool insideLoop(const MemoryAccess &a, const WarpLoopTree &t, const std::vector<SourceLocation> &chain) {
+  if (a.loc.file != t.loc.file || a.loc.line < t.firstLine || a.loc.line > t.lastLine ||
+      a.callChain.size() != chain.size())
+    return false;
+  for (size_t i = 0; i < chain.size(); ++i)
+    if (!sameLoc(a.callChain[i], chain[i]))
+      return false;
+  return true;
+}
+
+// Why this exchange does not show the loop `t` exact for its kernel (and
+// call, in a helper), or "". The block shapes are judged once per kernel,
+// with the loop's other arrays and calls (settleLoopFixes).
+std::string loopExchangeRefusal(const KernelInfo &k, const WarpExchange &ex, const WarpLoopTree &t) {
   const MemoryAccess &first = k.accesses[ex.reads.front().access];
-  if (!t.refusal.empty())
-    return t.refusal;
-  if (!first.callChain.empty() || t.inHelper)
-    return "the loop is in the __device__ function '" + t.function + "' (called at line " +
-           std::to_string(first.callChain.empty() ? 0 : first.callChain.front().line) +
-           "): rewriting it would need every call of it proven, which the fix does for unrolled tails only";
-  if (t.array != ex.array)
-    return "the loop's steps reach '" + t.array + "', not '" + ex.array + "'";
-  if (k.blockShapeAssumed)
-    return "the block shape is assumed (" + k.blockShapeSource +
-           "): the tiles are whole warps only when the block is a multiple of 32 threads, which no launch here shows";
-  for (const BlockShape &b : ex.shapes)
-    if (b.y != 1 || b.z != 1 || b.x % 32 != 0)
-      return "the block " + b.str() + " is not one-dimensional with a multiple of 32 threads: a tile would not be "
-             "one whole warp";
+  const std::vector<SourceLocation> &chain = first.callChain;
+  if (t.inHelper == chain.empty())
+    return "the loop is reached " + std::string(chain.empty() ? "outside a call of its function" : "through a call");
+  if (!t.inHelper && std::none_of(t.chains.begin(), t.chains.end(),
+                                  [&](const WarpLoopChain &c) { return c.array == ex.array; }))
+    return "the loop's steps reach '" + arraysOf(t) + "', not '" + ex.array + "'";
   for (const WarpExchangeRead &r : ex.reads) {
     const MemoryAccess &a = k.accesses[r.access];
-    if (!a.callChain.empty() || a.loc.file != t.loc.file || a.loc.line < t.firstLine || a.loc.line > t.lastLine)
+    if (!insideLoop(a, t, chain))
       return "the exchange goes on outside the loop: " + at(a);
     for (int d : r.laneDeltas)
       if (d != 1 && d != 2 && d != 4 && d != 8 && d != 16)
@@ -382,85 +409,136 @@ std::string loopRefusal(const KernelInfo &k, const WarpExchange &ex, const WarpL
 }
 
 // The loop as shuffles. Every lane ends with the same register values and
-// the array with the same elements as the loop gives: lane r < i adds, at
+// every array with the same elements as the loop gives: lane r < i adds, at
 // step i, the value lane r + i holds (r + i < 2i, so that lane ran every
 // earlier step and its register equals the element it stored), and stores
-// only once, at the end, the value it last stored in the loop.
-std::string loopBody(const WarpLoopTree &t) {
-  const std::string &in = t.innerIndent, &o = t.valueName, &i = t.loopVar;
-  std::string step = in.size() > t.indent.size() ? in.substr(t.indent.size()) : std::string("  ");
-  std::string deeper = in + step;
-  std::string own = t.array + "[" + t.indexText + "]";
+// only once, at the end, the value it last stored in the loop. Several
+// arrays (distinct memory, distinct locals) are independent chains; their
+// statements keep their order. With `guarded`, the shuffles run only in
+// blocks of whole warps and the loop as written in the others.
+std::string loopBody(const WarpLoopTree &t, bool guarded) {
+  const std::string &i = t.loopVar;
+  std::string step = t.innerIndent.size() > t.indent.size() ? t.innerIndent.substr(t.indent.size()) : std::string("  ");
+  const std::string &base = t.indent; // the `{` or the `if` takes the place of the `for`
+  std::string in = base + step, deeper = in + step;
   bool reg = !t.accName.empty();
-  std::string acc = reg ? t.accName : t.accValueName;
-  auto add = [&](const std::string &pad) {
-    if (!t.tempName.empty())
-      return pad + t.tempName + " = " + o + ";\n" + pad + acc + " += " + t.tempName + ";\n";
-    return pad + acc + " += " + o + ";\n";
+  bool several = t.chains.size() > 1;
+  auto own = [&](const WarpLoopChain &c) { return c.array + "[" + t.indexText + "]"; };
+  auto acc = [&](const WarpLoopChain &c) { return reg ? c.accName : c.accValueName; };
+  auto adds = [&](const std::string &pad) {
+    std::string s;
+    for (auto [ci, kind] : t.order) {
+      const WarpLoopChain &c = t.chains[ci];
+      if (kind == 'r')
+        s += pad + c.tempName + " = " + c.valueName + ";\n";
+      else
+        s += pad + c.accName + " += " + (c.tempName.empty() ? c.valueName : c.tempName) + ";\n";
+    }
+    return s;
   };
   std::ostringstream os;
-  os << "{\n"
+  os << (guarded ? "if (blockDim.x % 32 == 0) {\n" : "{\n")
      << in << "// per-warp tree over shuffles (warplint --fix): each lane adds the same values in the same order as "
-        "the loop did, and " << t.array << " ends with the same elements\n";
+        "the loop did, and " << arraysOf(t) << (several ? " end" : " ends") << " with the same elements";
+  if (guarded)
+    os << "; blocks that are not whole warps run the loop as written";
+  os << "\n";
   if (reg) {
     // Step 16 reads the element lane + 16 holds, which the register need not equal.
-    os << in << t.elementType << " " << o << " = __shfl_down_sync(0xffffffff, " << own << ", 16);\n"
-       << in << "if (" << t.rankText << " < 16) {\n"
-       << add(deeper) << in << "}\n"
-       << in << "for (int " << i << " = 8; " << i << " > 0; " << i << " >>= 1) {\n"
-       << deeper << o << " = __shfl_down_sync(0xffffffff, " << acc << ", " << i << ");\n"
-       << deeper << "if (" << t.rankText << " < " << i << ") {\n"
-       << add(deeper + step) << deeper << "}\n"
+    for (const WarpLoopChain &c : t.chains)
+      os << in << c.elementType << " " << c.valueName << " = __shfl_down_sync(0xffffffff, " << own(c) << ", 16);\n";
+    os << in << "if (" << t.rankText << " < 16) {\n" << adds(deeper) << in << "}\n"
+       << in << "for (int " << i << " = 8; " << i << " > 0; " << i << " >>= 1) {\n";
+    for (const WarpLoopChain &c : t.chains)
+      os << deeper << c.valueName << " = __shfl_down_sync(0xffffffff, " << acc(c) << ", " << i << ");\n";
+    os << deeper << "if (" << t.rankText << " < " << i << ") {\n"
+       << adds(deeper + step) << deeper << "}\n"
        << in << "}\n";
   } else {
-    os << in << t.elementType << " " << acc << " = " << own << ";\n"
-       << in << "for (int " << i << " = 16; " << i << " > 0; " << i << " >>= 1) {\n"
-       << deeper << t.elementType << " " << o << " = __shfl_down_sync(0xffffffff, " << acc << ", " << i << ");\n"
-       << deeper << "if (" << t.rankText << " < " << i << ")\n"
-       << deeper << step << acc << " += " << o << ";\n"
-       << in << "}\n";
+    for (const WarpLoopChain &c : t.chains)
+      os << in << c.elementType << " " << acc(c) << " = " << own(c) << ";\n";
+    os << in << "for (int " << i << " = 16; " << i << " > 0; " << i << " >>= 1) {\n";
+    for (const WarpLoopChain &c : t.chains)
+      os << deeper << c.elementType << " " << c.valueName << " = __shfl_down_sync(0xffffffff, " << acc(c) << ", "
+         << i << ");\n";
+    if (several) {
+      os << deeper << "if (" << t.rankText << " < " << i << ") {\n";
+      for (const WarpLoopChain &c : t.chains)
+        os << deeper << step << acc(c) << " += " << c.valueName << ";\n";
+      os << deeper << "}\n";
+    } else
+      os << deeper << "if (" << t.rankText << " < " << i << ")\n"
+         << deeper << step << acc(t.chains[0]) << " += " << t.chains[0].valueName << ";\n";
+    os << in << "}\n";
   }
-  os << in << "if (" << t.rankText << " < 16)\n" << in << step << own << " = " << acc << ";\n";
+  if (several) {
+    os << in << "if (" << t.rankText << " < 16) {\n";
+    for (const WarpLoopChain &c : t.chains)
+      os << in << step << own(c) << " = " << acc(c) << ";\n";
+    os << in << "}\n";
+  } else
+    os << in << "if (" << t.rankText << " < 16)\n" << in << step << own(t.chains[0]) << " = " << acc(t.chains[0]) << ";\n";
   if (!t.syncText.empty())
     os << in << t.syncText << ";\n";
-  os << t.indent << "}";
+  os << base << "}";
+  if (guarded) {
+    // The loop as written, one level deeper.
+    std::string loop;
+    for (char c : t.span.text)
+      if (c != '\r')
+        loop += c;
+    std::string shifted;
+    for (char c : loop) {
+      shifted += c;
+      if (c == '\n')
+        shifted += step;
+    }
+    os << " else {\n" << base << step << shifted << "\n" << base << "}";
+  }
   return withLineEndings(os.str(), t.span.text);
 }
 
-// The loop-form fix of one finding, when its exchange runs in such a loop.
+// The loop-form fix of one finding, when its exchange runs in such a loop:
+// pending until every kernel (and every call, in a helper) that runs the
+// loop is judged (settleLoopFixes).
 bool describeLoopFix(const KernelInfo &k, const WarpExchange &ex, Finding &f) {
   const MemoryAccess &first = k.accesses[ex.reads.front().access];
   std::shared_ptr<const UnitHelperTails> keep;
   const WarpLoopTree *t = loopTreeAt(first.loc, keep);
   if (!t)
     return false;
-  std::string why = loopRefusal(k, ex, *t);
   nlohmann::json fix = {{"kind", "warp-tail-shuffle"}, {"form", "loop"}};
-  if (!why.empty() || !t->span.valid()) {
-    if (why.empty())
-      why = "the loop is not written in one place of a file";
+  std::string why = t->refusal;
+  if (why.empty() && !t->span.valid())
+    why = "the loop is not written in one place of a file";
+  if (!why.empty()) {
     fix["safety"] = "refused";
     fix["reason"] = "a per-warp tree written as a loop: " + why;
     f.notes.push_back({{}, "no shuffle fix: " + fix["reason"].get<std::string>()});
     f.details["fix"] = fix;
     return true;
   }
-  Fix x;
-  x.description = "move the per-warp tree loop over '" + t->array + "' (lines " + std::to_string(t->firstLine) + "-" +
-                  std::to_string(t->lastLine) + ") into registers: __shfl_down_sync(0xffffffff, ..., 16 ... 1), lanes " +
-                  "under 16 storing their last value to " + t->array + "[" + t->indexText + "] once";
-  x.subject = t->array + " warp tree loop";
-  x.replacements.push_back({t->span.file, t->span.offset, t->span.length, loopBody(*t)});
-  f.fixes.push_back(x);
-  f.notes.push_back({{}, "fix (--fix): " + x.description + "; every lane's " +
-                             (t->accName.empty() ? std::string("running value") : "'" + t->accName + "'") +
-                             " and every element of " + t->array +
-                             " end bit for bit as the loop leaves them (same additions, same order), so later "
-                             "reads need no proof"});
-  fix["safety"] = "safe";
   fix["form"] = t->accName.empty() ? "loop" : "loop-register";
+  fix["safety"] = "pending";
+  fix["loop_key"] = loopKey(*t);
+  fix["call"] = first.callChain.empty() ? std::string() : locKey(first.callChain.back());
+  fix["call_reason"] = loopExchangeRefusal(k, ex, *t);
+  fix["exchange_array"] = ex.array;
   f.details["fix"] = fix;
-  f.details["subject"] = x.subject;
+  Fix x;
+  x.description = "move the per-warp tree loop over '" + arraysOf(*t) + "' (lines " + std::to_string(t->firstLine) +
+                  "-" + std::to_string(t->lastLine) + ") into registers: __shfl_down_sync(0xffffffff, ..., 16 ... 1), lanes " +
+                  "under 16 storing their last value to " + t->array + "[" + t->indexText + "] once";
+  if (t->chains.size() > 1)
+    x.description = "move the per-warp tree loop over '" + arraysOf(*t) + "' (lines " + std::to_string(t->firstLine) +
+                    "-" + std::to_string(t->lastLine) + ", " + std::to_string(t->chains.size()) +
+                    " arrays in one loop) into registers: __shfl_down_sync(0xffffffff, ..., 16 ... 1) for each, lanes "
+                    "under 16 storing their last values once";
+  if (t->inHelper)
+    x.description += " (in the __device__ function '" + t->function + "')";
+  x.subject = loopSubject(*t);
+  x.replacements.push_back({t->span.file, t->span.offset, t->span.length, ""}); // text set when settled
+  f.fixes.push_back(x);
   return true;
 }
 
@@ -512,9 +590,232 @@ bool sameFile(const std::string &a, const std::string &b) {
   return ra == rb;
 }
 
+
+// "" when no file beside the header `header` other than `mainFile` includes
+// it (so that the calls this unit shows are all the calls there are); the
+// reason otherwise. A header outside the main file's directory may be
+// included by other programs: refused.
+std::string headerOnlyHere(const std::string &header, const std::string &mainFile) {
+  llvm::SmallString<256> h, m;
+  if (llvm::sys::fs::real_path(header, h) || llvm::sys::fs::real_path(mainFile, m))
+    return "it is written in '" + header + "', whose other includers cannot be listed";
+  llvm::StringRef dir = llvm::sys::path::parent_path(h), name = llvm::sys::path::filename(h);
+  if (dir != llvm::sys::path::parent_path(m))
+    return "it is written in '" + header + "', outside the directory of the file analyzed: other programs may "
+           "include it and call it, and only this file's calls are checked";
+  std::error_code ec;
+  int files = 0;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec)) {
+    llvm::StringRef path = it->path(), ext = llvm::sys::path::extension(path);
+    if (!(ext == ".cu" || ext == ".cuh" || ext == ".h" || ext == ".hpp" || ext == ".hh" || ext == ".cpp" ||
+          ext == ".cc" || ext == ".cxx" || ext == ".c" || ext == ".inc" || ext == ".inl"))
+      continue;
+    llvm::SmallString<256> p;
+    if (llvm::sys::fs::real_path(path, p) || p == h || p == m)
+      continue;
+    auto buf = llvm::MemoryBuffer::getFile(p);
+    if (!buf)
+      return "'" + path.str() + "', beside it, cannot be read to see whether it includes it";
+    ++files;
+    llvm::SmallVector<llvm::StringRef, 0> lines;
+    (*buf)->getBuffer().split(lines, '\n');
+    for (llvm::StringRef line : lines) {
+      llvm::StringRef l = line.ltrim();
+      if (!l.consume_front("#"))
+        continue;
+      l = l.ltrim();
+      if (l.starts_with("include") && l.contains(name))
+        return "'" + llvm::sys::path::filename(path).str() + "', beside it, includes it too, and only this file's "
+               "calls are checked";
+    }
+  }
+  if (ec)
+    return "the directory of '" + header + "' cannot be listed to see what else includes it";
+  (void)files;
+  return "";
+}
+
+bool wholeWarps(const BlockShape &b) { return b.y == 1 && b.z == 1 && b.x % 32 == 0; }
+
+// The loop-form fixes left pending by describeLoopFix: the loop is rewritten
+// only when every kernel that runs it (through every call, in a helper) is
+// shown exact by its exchanges, one per array the loop reduces, under blocks
+// of whole warps; kernels whose every block is not a multiple of 32 threads
+// keep the loop as written behind `if (blockDim.x % 32 == 0)`.
+void settleLoopFixes(const TranslationUnitResult &unit, std::vector<Finding> &findings) {
+  std::map<std::string, std::vector<Finding *>> pending; // by loop
+  for (Finding &f : findings)
+    if (f.rule == "warp-shuffle-candidate" && f.details.contains("fix") &&
+        f.details["fix"].value("safety", "") == "pending" && f.details["fix"].contains("loop_key"))
+      pending[f.details["fix"].value("loop_key", "")].push_back(&f);
+  if (pending.empty())
+    return;
+  std::shared_ptr<const UnitHelperTails> tails = helperTailsOfUnit(unit.file);
+  for (auto &[key, fs] : pending) {
+    const WarpLoopTree *t = nullptr;
+    if (tails)
+      for (const WarpLoopTree &x : tails->loops)
+        if (loopKey(x) == key)
+          t = &x;
+    std::string why;
+    if (!t)
+      why = "the loop's facts are not known for this file";
+    else if (!sameFile(t->loc.file, unit.file))
+      why = headerOnlyHere(t->loc.file, unit.file);
+    // Per (kernel, call): the arrays whose exchange proves it, the first reason against.
+    struct Run {
+      std::set<std::string> proven;
+      std::string against;
+    };
+    std::map<std::pair<size_t, std::string>, Run> runs;
+    for (Finding *f : fs) {
+      const nlohmann::json &fix = f->details["fix"];
+      Run &r = runs[{f->kernelIndex, fix.value("call", "")}];
+      std::string reason = fix.value("call_reason", "");
+      if (!reason.empty() && r.against.empty())
+        r.against = reason;
+      else if (reason.empty())
+        r.proven.insert(fix.value("exchange_array", ""));
+    }
+    // What the AST rules out comes first: a call's arguments.
+    if (t && why.empty() && t->inHelper)
+      for (const HelperTailCall &c : t->calls)
+        if (!c.problem.empty()) {
+          why = "the call at line " + std::to_string(c.loc.line) + " in '" + c.caller + "': " + c.problem;
+          break;
+        }
+    bool guarded = false, anyProven = false;
+    std::string firstKept;
+    std::set<std::string> callsRun;
+    for (size_t ki = 0; t && why.empty() && ki < unit.kernels.size(); ++ki) {
+      const KernelInfo &k = unit.kernels[ki];
+      std::set<std::string> seen;
+      for (const MemoryAccess &a : k.accesses) {
+        if (a.loc.file != t->loc.file || a.loc.line < t->firstLine || a.loc.line > t->lastLine)
+          continue;
+        std::string call = a.callChain.empty() ? std::string() : locKey(a.callChain.back());
+        if (!seen.insert(call).second)
+          continue;
+        callsRun.insert(call);
+        std::string where = (a.callChain.empty() ? std::string("in kernel '")
+                                                  : "the call at line " + std::to_string(a.callChain.back().line) +
+                                                        " in kernel '") +
+                            k.name + k.templateArgs + "'";
+        if (k.blockShapeAssumed) {
+          why = where + ": the block shape is assumed (" + k.blockShapeSource +
+                "): the tiles are whole warps only when the block is a multiple of 32 threads, which no launch here "
+                "shows";
+          break;
+        }
+        bool whole = !k.blockShapes.empty() &&
+                     std::all_of(k.blockShapes.begin(), k.blockShapes.end(), wholeWarps);
+        bool none = !k.blockShapes.empty() && std::none_of(k.blockShapes.begin(), k.blockShapes.end(),
+                                                           [](const BlockShape &b) { return b.x % 32 == 0; });
+        if (none) { // blockDim.x % 32 != 0 in every launch: the loop as written runs there
+          guarded = true;
+          if (firstKept.empty())
+            firstKept = "the block " + k.blockShapes.front().str() +
+                        " is not one-dimensional with a multiple of 32 threads: a tile would not be one whole warp";
+          continue;
+        }
+        if (!whole) {
+          for (const BlockShape &b : k.blockShapes)
+            if (!wholeWarps(b)) {
+              why = where + ": the block " + b.str() + " is not one-dimensional with a multiple of 32 threads" +
+                    (b.x % 32 == 0 ? " (its x is, so `blockDim.x % 32 == 0` cannot set it apart)"
+                                   : " where its other launches' blocks are") +
+                    ": a tile would not be one whole warp";
+              break;
+            }
+          if (why.empty())
+            why = where + ": no block shape of its launches is known";
+          break;
+        }
+        auto r = runs.find({ki, call});
+        if (r == runs.end()) {
+          why = where + ": the warp model shows no exchange there to prove the rewrite exact";
+          if (k.warpExchanges && !k.warpExchanges->gaps.empty())
+            why += " (it could not follow " + k.warpExchanges->gaps.front() + ")";
+        }
+        else if (!r->second.against.empty())
+          why = where + ": " + r->second.against;
+        else if (r->second.proven.size() < t->chains.size())
+          why = where + ": the warp model shows an exchange on " + std::to_string(r->second.proven.size()) + " of the " +
+                std::to_string(t->chains.size()) + " arrays the loop reduces; the others are not proven";
+        else
+          anyProven = true;
+        if (!why.empty())
+          break;
+      }
+    }
+    if (t && why.empty() && t->inHelper)
+      for (const HelperTailCall &c : t->calls) {
+        if (!callsRun.count(locKey(c.loc))) {
+          why = "the call at line " + std::to_string(c.loc.line) + " in '" + c.caller +
+                "' is in no kernel the analysis ran, so nothing proves it safe";
+          break;
+        }
+      }
+    if (t && why.empty() && !anyProven)
+      why = firstKept.empty() ? "no kernel runs it in blocks of whole warps" : firstKept;
+    std::string text = t && why.empty() ? loopBody(*t, guarded) : "";
+    for (Finding *f : fs) {
+      nlohmann::json &fix = f->details["fix"];
+      std::pair<size_t, std::string> run{f->kernelIndex, fix.value("call", "")};
+      for (const char *temp : {"loop_key", "call", "call_reason", "exchange_array"})
+        fix.erase(temp);
+      const KernelInfo &k = unit.kernels[f->kernelIndex];
+      bool kept = !k.blockShapes.empty() && std::none_of(k.blockShapes.begin(), k.blockShapes.end(),
+                                                         [](const BlockShape &b) { return b.x % 32 == 0; });
+      if (why.empty() && !kept && !f->fixes.empty()) {
+        f->fixes.front().replacements.front().text = text;
+        fix["safety"] = "safe";
+        if (t->inHelper) {
+          fix["helper"] = t->function;
+          fix["calls"] = t->calls.size();
+        }
+        if (guarded)
+          fix["guard"] = "blockDim.x % 32 == 0";
+        std::string what = t->chains.size() > 1 ? "every element of " + arraysOf(*t)
+                                                : "every element of " + t->array;
+        f->notes.push_back(
+            {{}, "fix (--fix): " + f->fixes.front().description + "; every lane's " +
+                     (t->accName.empty() ? std::string("running value")
+                                         : t->chains.size() > 1 ? std::string("running values")
+                                                                : "'" + t->accName + "'") +
+                     " and " + what +
+                     " end bit for bit as the loop leaves them (same additions, same order), so later reads need no "
+                     "proof" +
+                     (t->inHelper ? "; every one of the " + std::to_string(t->calls.size()) + " call(s) of '" +
+                                        t->function + "' in this file is proven"
+                                  : std::string()) +
+                     (guarded ? "; kernels launched with blocks that are not whole warps keep the loop as written "
+                                "(`if (blockDim.x % 32 == 0)`)"
+                              : std::string())});
+        f->details["subject"] = f->fixes.front().subject;
+        continue;
+      }
+      f->fixes.clear();
+      fix["safety"] = "refused";
+      if (why.empty()) // this kernel's blocks are not whole warps: the fix keeps the loop for it
+        fix["reason"] = "a per-warp tree written as a loop: the block " + k.blockShapes.front().str() +
+                        " is not one-dimensional with a multiple of 32 threads; the fix of the loop (through the "
+                        "other kernels' findings) keeps the loop as written for it, behind `if (blockDim.x % 32 == 0)`";
+      else
+        fix["reason"] = "a per-warp tree written as a loop: " +
+                        (t && t->inHelper ? "the loop in the __device__ function '" + t->function +
+                                                "' is rewritten only when every call of it is proven exact; "
+                                          : std::string()) +
+                        why;
+      f->notes.push_back({{}, "no shuffle fix: " + fix["reason"].get<std::string>()});
+    }
+  }
+}
+
 } // namespace
 
 void settleHelperTailFixes(const TranslationUnitResult &unit, std::vector<Finding> &findings) {
+  settleLoopFixes(unit, findings);
   std::map<std::string, std::vector<Finding *>> pending; // by helper
   for (Finding &f : findings)
     if (f.rule == "warp-shuffle-candidate" && f.details.contains("fix") && f.details["fix"].value("safety", "") == "pending")

@@ -65,6 +65,17 @@ struct HelperWarpTail {
 // rank is the lane in a thread_block_tile<32> or `idx & 31` / `idx % 32`;
 // idx is threadIdx.x or the block's thread_rank(). Facts only: the rule
 // checks the block shapes and the exchange before rewriting.
+// One array a loop-form tree reduces: MonteCarloMultiGPU's sumReduce runs two
+// (`sum`, `sum2`) in one loop, each with its own running value and temporary.
+struct WarpLoopChain {
+  std::string array;        // the shared array (or the helper's pointer parameter) as written
+  std::string elementType;  // its element type as written ("float", "T")
+  std::string accName;      // register form: the running value; "" for the direct form
+  std::string tempName;     // register form: the local the other lane's value goes through, or ""
+  std::string valueName;    // a fresh name for the shuffled value
+  std::string accValueName; // direct form: a fresh name for the running value
+};
+
 struct WarpLoopTree {
   SourceLocation loc;                   // the `for`
   unsigned firstLine = 0, lastLine = 0; // of the whole loop
@@ -85,6 +96,18 @@ struct WarpLoopTree {
   // Why the loop, recognized by its shape, cannot be rewritten ("" when the
   // AST allows it): a tile not 32 wide, a sync with a partial mask, types.
   std::string refusal;
+  // Every array the guard's body reduces, in the order of their first
+  // statement (chains[0] is the one the fields above name). The arrays are
+  // distinct and so are the locals of each chain.
+  std::vector<WarpLoopChain> chains;
+  // Register form, the guard's statements other than the stores, in source
+  // order: (chain, 'r') for `temp = s[idx + i]`, (chain, 'a') for `acc += ...`.
+  std::vector<std::pair<int, char>> order;
+  // In a __device__ helper: the positions of the integer parameters taken as
+  // the caller's thread index, and of the pointer parameters that are the
+  // chains' arrays (each call must pass threadIdx.x, and distinct arrays).
+  std::vector<int> indexParams, arrayParams;
+  std::vector<HelperTailCall> calls; // every call of the helper in the unit (helpers only)
 };
 
 struct UnitHelperTails {

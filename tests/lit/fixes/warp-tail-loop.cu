@@ -5,8 +5,9 @@
 // under 16 of what they last stored, so every lane's registers and every
 // element of the array end bit for bit as the loop leaves them and no later
 // read needs proving. Refused, with the reason, for a tile that is not 32
-// wide, a sync with a partial mask, a block that is not whole warps, a
-// running value narrower than the array, and a loop in a __device__ helper.
+// wide, a sync with a partial mask, a block that is not whole warps and a
+// running value narrower than the array. A loop in a __device__ helper is
+// rewritten when its calls are proven (warp-tail-loop-helper.cu has more).
 // RUN: grep -v CHECK- %s > %t.cu
 // RUN: %not %warplint check --fail-min-gain 0 %t.cu --rules warp-shuffle-candidate --fix --color=never > %t.log 2>&1
 // RUN: %FileCheck --input-file=%t.cu %s --check-prefix=CHECK-FIXES
@@ -230,10 +231,17 @@ __global__ void registerNarrowerThanArray(const double *in, double *out) {
     out[blockIdx.x] = part[0] + part[32] + part[64] + part[96];
 }
 
+// ---- in a helper ---------------------------------------------------------
+
 // CHECK-FIXES-LABEL: __device__ void warpTreeHelper(
-// CHECK-FIXES: {{^}}  for (int i = 16; i > 0; i >>= 1) {{{$}}
-// CHECK-LOG: note: no shuffle fix: a per-warp tree written as a loop: the loop is in the __device__ function 'warpTreeHelper' (called at line {{[0-9]+}}): rewriting it would need every call of it proven
-// The loop in a __device__ function: its calls are not checked.
+// CHECK-FIXES:      {{^}}  float running = buf[t];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  {{{$}}
+// CHECK-FIXES-NEXT: {{^}}    // per-warp tree over shuffles (warplint --fix): {{.*}}{{$}}
+// CHECK-FIXES-NEXT: {{^}}    float wl_other = __shfl_down_sync(0xffffffff, buf[t], 16);{{$}}
+// CHECK-LOG: note: fix (--fix): move the per-warp tree loop over 'buf' {{.*}} (in the __device__ function 'warpTreeHelper'); {{.*}}; every one of the 1 call(s) of 'warpTreeHelper' in this file is proven
+// CHECK-APPLIED: warplint: fixed {{.*}}: move the per-warp tree loop over 'buf'
+// The loop in a __device__ function, its one call passing threadIdx.x under
+// blocks of 128: rewritten in the function.
 __device__ void warpTreeHelper(float *buf, cg::thread_block_tile<32> &warp, unsigned t) {
   float running = buf[t];
   for (int i = 16; i > 0; i >>= 1) {
