@@ -35,6 +35,11 @@ struct FunctionUses {
   RefsByDecl refs;
 };
 
+// The parent map and references of each body followed, shared by the
+// parameters of one kernel: each parameter's uses are followed through the
+// same bodies, and building them once per parameter was most of the work.
+using FunctionUsesCache = std::map<const FunctionDecl *, std::unique_ptr<FunctionUses>>;
+
 const std::set<std::string> &readOnlyCalls() {
   static const std::set<std::string> names{"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv",
                                            "printf", "__builtin_assume_aligned", "__builtin_prefetch"};
@@ -43,7 +48,7 @@ const std::set<std::string> &readOnlyCalls() {
 
 class PointerUses {
 public:
-  explicit PointerUses(ASTContext &ctx) : ctx_(ctx) {}
+  PointerUses(ASTContext &ctx, FunctionUsesCache &cache) : ctx_(ctx), cache_(cache) {}
 
   // Why the pointee of variable `v` (a pointer local or parameter of `fn`)
   // may be written; empty when it is only read.
@@ -358,7 +363,7 @@ private:
   }
 
   ASTContext &ctx_;
-  std::map<const FunctionDecl *, std::unique_ptr<FunctionUses>> cache_;
+  FunctionUsesCache &cache_;
   std::set<const VarDecl *> visiting_;
 };
 
@@ -376,6 +381,7 @@ void describePointerParams(ASTContext &ctx, const FunctionDecl *fn, std::vector<
   // Edits go to the definition as written: an instantiation's parameters may
   // come from an earlier forward declaration of the template.
   const FunctionDecl *written = fn->getTemplateInstantiationPattern() ? fn->getTemplateInstantiationPattern() : fn;
+  FunctionUsesCache bodies;
   for (unsigned i = 0; i < fn->getNumParams() && i < params.size(); ++i) {
     const ParmVarDecl *p = fn->getParamDecl(i);
     ParamInfo &info = params[i];
@@ -385,7 +391,7 @@ void describePointerParams(ASTContext &ctx, const FunctionDecl *fn, std::vector<
     info.loc.column = sm.getPresumedColumnNumber(where);
     if (!info.isPointer || p->getType()->getPointeeType()->isPointerType())
       continue;
-    PointerUses uses(ctx);
+    PointerUses uses(ctx, bodies);
     info.notReadOnlyReason = uses.variable(fn, p);
     info.onlyRead = info.notReadOnlyReason.empty();
     info.readAtAll = uses.sawRead;
