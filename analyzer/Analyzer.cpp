@@ -239,7 +239,23 @@ public:
   }
 
 private:
+  // clang builds its parent map (ASTContext::getParents) on the first query,
+  // over the traversal scope: by default the whole unit, the toolkit's and
+  // the standard library's headers included, a tenth of a small file's run.
+  // Every parent query of the model starts in the user's code and stops at
+  // its function (the walker never enters a system header's body), so the
+  // map covers the user's top-level declarations only; the same parents.
+  static void scopeParentsToUserCode(ASTContext &ctx) {
+    const SourceManager &sm = ctx.getSourceManager();
+    std::vector<Decl *> user;
+    for (Decl *d : ctx.getTranslationUnitDecl()->decls())
+      if (d->getLocation().isInvalid() || !sm.isInSystemHeader(sm.getExpansionLoc(d->getLocation())))
+        user.push_back(d);
+    ctx.setTraversalScope(user);
+  }
+
   void model(ASTContext &ctx) {
+    scopeParentsToUserCode(ctx);
     ModelVisitor v(ctx, out_.model);
     v.TraverseDecl(ctx.getTranslationUnitDecl());
     describeWarpHelperTails(ctx); // warp tails in __device__ helpers and all their calls, for the rewrite
