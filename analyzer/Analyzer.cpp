@@ -11,6 +11,7 @@
 #include "analyzer/facts/WarpTails.h"
 #include "analyzer/model/KernelWalker.h"
 #include "analyzer/model/LaunchSites.h"
+#include "analyzer/model/ReachingShapes.h"
 #include "analyzer/warp/FusedWords.h"
 #include "analyzer/warp/NarrowAccessGroups.h"
 #include "analyzer/warp/PaddingTrials.h"
@@ -256,6 +257,7 @@ private:
 
   void model(ASTContext &ctx) {
     scopeParentsToUserCode(ctx);
+    ReachingShapesUnitCache reaching; // the unit's launches share its walks of the unit
     ModelVisitor v(ctx, out_.model);
     v.TraverseDecl(ctx.getTranslationUnitDecl());
     describeWarpHelperTails(ctx); // warp tails in __device__ helpers and all their calls, for the rewrite

@@ -93,6 +93,11 @@ bool inSystemHeader(const Decl *d) {
   return sm.isInSystemHeader(sm.getExpansionLoc(d->getLocation()));
 }
 
+} // namespace
+
+// Named (not anonymous) because the unit cache of the header holds them.
+namespace reaching_walks {
+
 // The calls of a host function in its unit; `complete` is false when the
 // function is also named other than as a direct callee (its address taken:
 // calls through the pointer are not seen) or when it may be called from
@@ -126,6 +131,33 @@ struct CallSites : public RecursiveASTVisitor<CallSites> {
     return true;
   }
 };
+
+} // namespace reaching_walks
+
+using reaching_walks::CallSites;
+
+struct ReachingShapesUnitCache::Data {
+  std::map<const FunctionDecl *, std::shared_ptr<const CallSites>> callSites; // by canonical declaration
+  std::shared_ptr<const LocalWrites> unitWrites;
+};
+
+namespace {
+
+thread_local ReachingShapesUnitCache::Data *openUnitCache = nullptr;
+
+// The calls of `fn` in the unit, from the open unit cache when there is one.
+std::shared_ptr<const CallSites> callSitesOf(ASTContext &ctx, const FunctionDecl *fn) {
+  ReachingShapesUnitCache::Data *cache = openUnitCache;
+  if (cache)
+    if (auto it = cache->callSites.find(fn->getCanonicalDecl()); it != cache->callSites.end())
+      return it->second;
+  auto sites = std::make_shared<CallSites>();
+  sites->fn = fn;
+  sites->TraverseDecl(ctx.getTranslationUnitDecl());
+  if (cache)
+    cache->callSites[fn->getCanonicalDecl()] = sites;
+  return sites;
+}
 
 // Whether control never falls out of the end of `s`.
 bool leaves(const Stmt *s) {
@@ -268,8 +300,10 @@ private:
         v->isInvalidDecl() || sm.isInSystemHeader(sm.getExpansionLoc(v->getLocation())) || globalDepth_ > 4 ||
         v->getInit()->isValueDependent())
       return std::nullopt;
+    if (!unitWrites_ && openUnitCache)
+      unitWrites_ = openUnitCache->unitWrites;
     if (!unitWrites_) {
-      unitWrites_.emplace();
+      auto collected = std::make_shared<LocalWrites>();
       struct Bodies : RecursiveASTVisitor<Bodies> {
         const SourceManager &sm;
         LocalWrites &all;
@@ -296,8 +330,11 @@ private:
                 all.escaped.insert(target);
           return true;
         }
-      } bodies(sm, *unitWrites_);
+      } bodies(sm, *collected);
       bodies.TraverseDecl(ctx_.getTranslationUnitDecl());
+      unitWrites_ = collected;
+      if (openUnitCache)
+        openUnitCache->unitWrites = collected;
     }
     for (const VarDecl *r = v->getMostRecentDecl(); r; r = r->getPreviousDecl())
       if (unitWrites_->writes.lookup(r) || unitWrites_->escaped.count(r))
@@ -319,9 +356,8 @@ private:
         fn_->hasAttr<CUDAGlobalAttr>() || fn_->hasAttr<CUDADeviceAttr>())
       return std::nullopt;
     unsigned index = p->getFunctionScopeIndex();
-    CallSites sites;
-    sites.fn = fn_;
-    sites.TraverseDecl(ctx_.getTranslationUnitDecl());
+    std::shared_ptr<const CallSites> found = callSitesOf(ctx_, fn_);
+    const CallSites &sites = *found;
     if (sites.calls.empty() || !sites.complete())
       return std::nullopt;
     Values out = std::set<int64_t>{};
@@ -572,7 +608,7 @@ private:
   LocalWrites writes_;
   int callDepth_;
   std::string *assumption_; // ReachingShapes::assumption
-  mutable std::optional<LocalWrites> unitWrites_;
+  mutable std::shared_ptr<const LocalWrites> unitWrites_;
   mutable int globalDepth_ = 0;
   std::set<const Stmt *> ancestors_;
 };
@@ -607,6 +643,12 @@ std::vector<HostWrite> hostWritesIn(const Stmt *s) {
     c.TraverseStmt(const_cast<Stmt *>(s));
   return std::move(c.found);
 }
+
+ReachingShapesUnitCache::ReachingShapesUnitCache() : data_(std::make_unique<Data>()), outer_(openUnitCache) {
+  openUnitCache = data_.get();
+}
+
+ReachingShapesUnitCache::~ReachingShapesUnitCache() { openUnitCache = outer_; }
 
 std::optional<ReachingShapes>
 reachingBlockShapes(ASTContext &ctx, const FunctionDecl *fn, const Stmt *launch, const Expr *blockArg,

@@ -18,6 +18,7 @@
 #include "clang/AST/Expr.h"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <optional>
 #include <utility>
@@ -46,6 +47,24 @@ struct HostWrite {
   bool compound = false;            // +=, ++ and the like: the new value depends on the old one
 };
 std::vector<HostWrite> hostWritesIn(const clang::Stmt *s);
+
+// While one of these lives on the thread, the walks over the whole unit a
+// launch's shapes may need (every call of a launching host function, every
+// write of a global) are made once and kept for the unit's other launches;
+// the model of a unit opens one around its walk of the AST (the unit's
+// launches share one AST). Without one, each launch walks the unit again.
+class ReachingShapesUnitCache {
+public:
+  ReachingShapesUnitCache();
+  ~ReachingShapesUnitCache();
+  ReachingShapesUnitCache(const ReachingShapesUnitCache &) = delete;
+  ReachingShapesUnitCache &operator=(const ReachingShapesUnitCache &) = delete;
+  struct Data;
+
+private:
+  std::unique_ptr<Data> data_;
+  Data *outer_;
+};
 
 // `integer` evaluates an expression that needs no path (a constant, a local
 // initialized once) and returns nullopt otherwise; `known` are locals whose
