@@ -1,7 +1,9 @@
 #include "analyzer/host/HostCallNames.h"
+#include "analyzer/model/KernelWalker.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
 
 #include <cstring>
 
@@ -78,6 +80,16 @@ bool isHostFunction(const FunctionDecl *fd) {
   if (fd->hasAttr<CUDADeviceAttr>() && !fd->hasAttr<CUDAHostAttr>())
     return false;
   return true;
+}
+
+std::string writtenText(const ASTContext &ctx, const Expr *e) {
+  if (!e)
+    return "";
+  const SourceManager &sm = ctx.getSourceManager();
+  CharSourceRange r = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(e->getSourceRange()), sm, ctx.getLangOpts());
+  if (r.isValid())
+    return Lexer::getSourceText(r, sm, ctx.getLangOpts()).str();
+  return sourceText(ctx, e->getSourceRange());
 }
 
 bool isPrefetchOrAdvise(const std::string &name) {

@@ -5,6 +5,7 @@
 
 #include "analyzer/host/HostFacts.h"
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 
@@ -28,6 +29,9 @@ std::string plainName(std::string n);
 // The callee's name as written (plain), "" for a call through a pointer, lambda or functor.
 std::string calleeNameOf(const clang::CallExpr *call);
 bool isHostFunction(const clang::FunctionDecl *fd);
+// The text of `e` as written: inside a macro argument (CHECK_CUDA(cudaMemcpy(...)))
+// the argument's own text, not the whole macro.
+std::string writtenText(const clang::ASTContext &ctx, const clang::Expr *e);
 
 bool isPrefetchOrAdvise(const std::string &name);
 // Whether a body calls cudaMemPrefetchAsync or cudaMemAdvise (in either toolkit's spelling).

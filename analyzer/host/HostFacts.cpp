@@ -8,9 +8,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/Lex/Lexer.h"
 
-#include <cstring>
 #include <map>
 
 namespace warplint {
@@ -29,18 +27,6 @@ const char *copyDirectionName(CopyDirection d) {
 }
 
 namespace {
-
-// The text of `e` as written: inside a macro argument (CHECK_CUDA(cudaMemcpy(...)))
-// the argument's own text, not the whole macro.
-std::string writtenText(const ASTContext &ctx, const Expr *e) {
-  if (!e)
-    return "";
-  const SourceManager &sm = ctx.getSourceManager();
-  CharSourceRange r = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(e->getSourceRange()), sm, ctx.getLangOpts());
-  if (r.isValid())
-    return Lexer::getSourceText(r, sm, ctx.getLangOpts()).str();
-  return sourceText(ctx, e->getSourceRange());
-}
 
 bool isHostKind(MemoryOrigin o) { return o == MemoryOrigin::Pageable || o == MemoryOrigin::Pinned; }
 bool isDeviceKind(MemoryOrigin o) { return o == MemoryOrigin::Device; }
