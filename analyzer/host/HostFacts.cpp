@@ -86,8 +86,10 @@ public:
     f.stmt = s;
     f.info.kind = kind;
     f.info.loc = toLocation(sm_, s->getBeginLoc());
+    f.info.endLine = toLocation(sm_, s->getEndLoc()).line;
     if (auto *fs = dyn_cast<ForStmt>(s))
       describeFor(fs, f.info);
+    f.info.perDevice = selectsDeviceEachIteration(s, buffers_.writtenIn(s));
     loops_.push_back(std::move(f));
     bool r = traverse();
     loops_.pop_back();
@@ -303,6 +305,33 @@ private:
   // function when the rules group events by their function.
   std::string fnName() const { return fn_ ? fn_->getQualifiedNameAsString() : ""; }
   std::string text(const Expr *e) const { return writtenText(ctx_, e); }
+
+  // Whether `loop` calls cudaSetDevice (cuCtxSetCurrent) with an argument that names a variable
+  // the loop writes: `for (g = 0; g < gpus; ++g) { cudaSetDevice(g); ... }`.
+  static bool selectsDeviceEachIteration(const Stmt *s, const std::set<const ValueDecl *> &written) {
+    if (!s)
+      return false;
+    if (auto *c = dyn_cast<CallExpr>(s)) {
+      std::string n = calleeNameOf(c);
+      if ((n == "cudaSetDevice" || n == "cuCtxSetCurrent") && c->getNumArgs() > 0 && namesAny(c->getArg(0), written))
+        return true;
+    }
+    for (const Stmt *c : s->children())
+      if (selectsDeviceEachIteration(c, written))
+        return true;
+    return false;
+  }
+
+  static bool namesAny(const Stmt *s, const std::set<const ValueDecl *> &decls) {
+    if (!s)
+      return false;
+    if (auto *d = dyn_cast<DeclRefExpr>(s); d && decls.count(d->getDecl()))
+      return true;
+    for (const Stmt *c : s->children())
+      if (namesAny(c, decls))
+        return true;
+    return false;
+  }
 
   std::vector<HostLoop> loopInfos() const {
     std::vector<HostLoop> v;

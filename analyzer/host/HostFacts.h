@@ -46,6 +46,10 @@ struct HostLoop {
   std::string kind;           // "for", "while", "do", "range-for"
   std::string inductionVar;   // for loops with one counter
   std::optional<int64_t> tripCount; // when constant
+  unsigned endLine = 0;       // the loop's last line (its closing brace or last statement)
+  // The body calls cudaSetDevice (cuCtxSetCurrent) with a value the loop changes: one iteration
+  // per GPU, each copy's piece on its own device.
+  bool perDevice = false;
 };
 
 enum class CopyDirection { HostToDevice, DeviceToHost, DeviceToDevice, HostToHost, Unknown };

@@ -33,7 +33,9 @@ const RuleInfo kInfo{
     "stream that changes with the loop (the staged pattern), copies of 1 MiB or more each, copies whose size "
     "changes with the iteration and is not known (partitions or tiles of different sizes, which may be few and "
     "large), copies whose size and loop count are both unknown (one copy per GPU of a multi-GPU loop: nothing "
-    "says the copies are small or many), and copies already "
+    "says the copies are small or many), loops that select a GPU each iteration (cudaSetDevice with a value the "
+    "loop changes: each piece on its own device), loops part of whose body did not parse (a launch written "
+    "as nvcc accepts and clang does not, such as a braced block size: it may launch), and copies already "
     "written as cudaMemcpy2D/3D are not.",
     "for (int r = 0; r < rows; ++r)   // one copy per row\n"
     "  cudaMemcpy(d + r * cols, h[r], cols * sizeof(float), cudaMemcpyHostToDevice);",
@@ -49,7 +51,7 @@ class HostTransferBatching : public HostRule {
 public:
   const RuleInfo &info() const override { return kInfo; }
 
-  void checkHost(const TranslationUnitResult &, const HostFacts &facts, const RuleContext &ctx,
+  void checkHost(const TranslationUnitResult &unit, const HostFacts &facts, const RuleContext &ctx,
                  std::vector<Finding> &out) const override {
     // Loops that launch a kernel: a copy there feeds or drains each launch.
     std::set<std::pair<std::string, unsigned>> launchLoops;
@@ -74,6 +76,15 @@ public:
         continue;
       if (launchLoops.count({loop.loc.file, loop.loc.line * 1000 + loop.loc.column}))
         continue;
+      // One iteration per GPU (cudaSetDevice(g) in the body): each piece is on its own device,
+      // and no single copy replaces them.
+      if (loop.perDevice)
+        continue;
+      // Part of the loop did not parse (`k<<<grid, {8, 8, 1}>>>(...)`, which nvcc accepts and
+      // clang rejects): it may launch what the copies feed or drain. An error on the copy's own
+      // line is its wrapper's (`cutilSafeCall(cudaMemcpy(...))` with the macro undeclared).
+      if (hasErrorIn(unit, loop, t.loc.line))
+        continue;
       if (t.sizeBytes && *t.sizeBytes >= (int64_t(1) << 20))
         continue;
       // Pieces whose size is read from the data each iteration (partitions, tiles, compressed
@@ -89,6 +100,14 @@ public:
   }
 
 private:
+  static bool hasErrorIn(const TranslationUnitResult &unit, const HostLoop &loop, unsigned copyLine) {
+    for (const FrontendMessage &e : unit.compileErrors)
+      if (e.loc.file == loop.loc.file && e.loc.line >= loop.loc.line && e.loc.line <= loop.endLine &&
+          e.loc.line != copyLine)
+        return true;
+    return false;
+  }
+
   static Finding makeFinding(const HostTransfer &t, const RuleContext &ctx) {
     const HostLoop &loop = t.loops.back();
     // Copies per run of the loop (outer loops repeat the whole batch).
