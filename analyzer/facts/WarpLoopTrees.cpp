@@ -56,7 +56,7 @@ const Expr *memberCallOn(const Expr *e, llvm::StringRef method) {
   if (!c || c->getNumArgs() != 0)
     return nullptr;
   auto *m = dyn_cast<MemberExpr>(c->getCallee()->IgnoreParenImpCasts());
-  if (!m || m->getMemberDecl()->getName() != method)
+  if (!m || !m->getMemberDecl()->getDeclName().isIdentifier() || m->getMemberDecl()->getName() != method)
     return nullptr;
   return m->getBase()->IgnoreParenImpCasts();
 }
@@ -498,7 +498,8 @@ private:
     }
     auto *c = dyn_cast<CallExpr>(e);
     const FunctionDecl *fd = c ? c->getDirectCallee() : nullptr;
-    if (!fd)
+    // Operators, constructors and conversions have no identifier (getName() asserts on them).
+    if (!fd || !fd->getDeclName().isIdentifier())
       return false;
     if (fd->getName() == "__syncwarp") {
       Expr::EvalResult r;

@@ -307,7 +307,8 @@ private:
     if (!c)
       return false;
     auto *fd = c->getDirectCallee();
-    return fd && fd->getName() == "__syncwarp";
+    // An operator, constructor or conversion has no identifier (getName() asserts on it).
+    return fd && fd->getDeclName().isIdentifier() && fd->getName() == "__syncwarp";
   }
 
   // `volatile T *s = sdata;`: s becomes an alias of the array.
