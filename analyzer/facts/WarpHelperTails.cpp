@@ -144,7 +144,7 @@ public:
     else if (e.tidIndex >= 0) {
       if (static_cast<unsigned>(e.tidIndex) >= call->getNumArgs() || !current_)
         c.problem = "the call passes no tid argument";
-      else if (!tidArgument(call->getArg(e.tidIndex)))
+      else if (!threadIndexArgs_.isThreadIndex(call->getArg(e.tidIndex), current_))
         c.problem = "it passes `" + sourceText(ctx_, call->getArg(e.tidIndex)->getSourceRange()) + "` as '" +
                     e.tail.tail.tidText + "', not threadIdx.x (or a local set once from it): `" + e.tail.tail.tidText +
                     " == 0` would not single out lane 0";
@@ -168,28 +168,11 @@ public:
   }
 
 private:
-  // threadIdx.x, or a local of the caller set once from it.
-  bool tidArgument(const Expr *arg) {
-    if (isThreadIdxX(arg))
-      return true;
-    auto *d = dyn_cast<DeclRefExpr>(arg->IgnoreParenImpCasts());
-    auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
-    if (!v || isa<ParmVarDecl>(v) || !v->hasLocalStorage() || !v->getInit() || !v->getType()->isIntegerType())
-      return false;
-    auto &facts = callerFacts_[current_];
-    if (!facts) {
-      facts = std::make_unique<BodyFacts>();
-      if (current_->getBody())
-        facts->TraverseStmt(current_->getBody());
-    }
-    return !facts->written.count(v) && isThreadIdxX(v->getInit());
-  }
-
   ASTContext &ctx_;
   SourceManager &sm_;
   int pass_ = 0;
   const FunctionDecl *current_ = nullptr;
-  std::map<const FunctionDecl *, std::unique_ptr<BodyFacts>> callerFacts_;
+  ThreadIndexArguments threadIndexArgs_;
   std::map<const FunctionDecl *, std::string> notTails_; // template instances that did not parse as tails
 };
 

@@ -626,7 +626,7 @@ private:
       if (static_cast<unsigned>(k) >= call->getNumArgs() || !current_)
         return "the call passes no argument for the index parameter " + std::to_string(k + 1);
       const Expr *arg = call->getArg(k);
-      if (!threadIndex(arg))
+      if (!threadIndexArgs_.isThreadIndex(arg, current_))
         return "it passes `" + sourceText(ctx_, arg->getSourceRange()) + "` as the helper's parameter " +
                std::to_string(k + 1) + ", which the loop uses as the thread index, not threadIdx.x (or a local set "
                "once from it), so nothing shows that the lane the loop computes from it is the lane in the warp";
@@ -649,22 +649,6 @@ private:
     }
     return "";
   }
-  // threadIdx.x, or a local of the caller never written, set from it.
-  bool threadIndex(const Expr *arg) {
-    if (isThreadIdxX(arg))
-      return true;
-    auto *d = dyn_cast<DeclRefExpr>(arg->IgnoreParenImpCasts());
-    auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
-    if (!v || isa<ParmVarDecl>(v) || !v->hasLocalStorage() || !v->getInit() || !v->getType()->isIntegerType())
-      return false;
-    auto &facts = callerFacts_[current_];
-    if (!facts) {
-      facts = std::make_unique<BodyFacts>();
-      if (current_->getBody())
-        facts->TraverseStmt(current_->getBody());
-    }
-    return !facts->written.count(v) && isThreadIdxX(v->getInit());
-  }
 
   ASTContext &ctx_;
   SourceManager &sm_;
@@ -672,7 +656,7 @@ private:
   const std::vector<const FunctionDecl *> &fns_;
   const FunctionDecl *current_ = nullptr;
   std::set<std::string> seen_;
-  std::map<const FunctionDecl *, std::unique_ptr<BodyFacts>> callerFacts_;
+  ThreadIndexArguments threadIndexArgs_;
 };
 
 } // namespace

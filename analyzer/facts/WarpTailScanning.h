@@ -11,6 +11,8 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -92,6 +94,31 @@ private:
       if (auto *v = dyn_cast<VarDecl>(d->getDecl()))
         written.insert(v);
   }
+};
+
+// Whether a call's argument is threadIdx.x, or a local of the calling
+// function set once from it and never written again; each caller's body is
+// scanned once.
+class ThreadIndexArguments {
+public:
+  bool isThreadIndex(const Expr *arg, const FunctionDecl *caller) {
+    if (isThreadIdxX(arg))
+      return true;
+    auto *d = dyn_cast<DeclRefExpr>(arg->IgnoreParenImpCasts());
+    auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+    if (!v || isa<ParmVarDecl>(v) || !v->hasLocalStorage() || !v->getInit() || !v->getType()->isIntegerType())
+      return false;
+    auto &facts = callerFacts_[caller];
+    if (!facts) {
+      facts = std::make_unique<BodyFacts>();
+      if (caller->getBody())
+        facts->TraverseStmt(caller->getBody());
+    }
+    return !facts->written.count(v) && isThreadIdxX(v->getInit());
+  }
+
+private:
+  std::map<const FunctionDecl *, std::unique_ptr<BodyFacts>> callerFacts_;
 };
 
 inline bool isDeviceHelper(const FunctionDecl *fd) {
