@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <sstream>
 
 namespace warplint {
@@ -334,8 +335,14 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
          fp64Instructions = w.fp64WarpInstructions;
   std::string instructionSource = "AST estimate";
   const PtxasReport *native = k.privateMemory && k.privateMemory->ptxas.ran ? &k.privateMemory->ptxas : nullptr;
+  // The native code is counted against the kernel's own tally (the warps
+  // each access runs in, the loops' trips), not against a finding's changed
+  // copy of it: the change is added below, once.
+  const KernelWork &tally = k.work ? *k.work : w;
+  std::optional<NativeInstructionCount> nativeCount;
   if (native && native->sass) {
-    NativeInstructionCount n = countNativeInstructions(*native->sass, k, w);
+    nativeCount = countNativeInstructions(*native->sass, k, tally);
+    const NativeInstructionCount &n = *nativeCount;
     if (n.counted) {
       double change = k.work ? w.warpInstructions - k.work->warpInstructions : 0;
       // Private arrays: the model's local loads and stores (none once a fix
@@ -360,6 +367,9 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
       }
       for (size_t i = 0; i < n.loops.size(); ++i)
         why << (i == 0 ? "; native loops: " : "; ") << n.loops[i];
+      if (n.skippedByBranches > 0)
+        why << "; " << n.skippedByBranches << " warp instructions a block skipped by branches (" << n.guardedSpans
+            << " guarded spans, each run by the warps its memory accesses run in)";
       cost.assumptions.push_back(why.str());
     } else {
       cost.assumptions.push_back("instructions: AST estimate (the native code was read, but " + n.notCounted + ")");
@@ -396,6 +406,16 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
   double sharedWavefronts = 0, sharedIdeal = 0, l1Lines = 0, loadSectors = 0, storeSectors = 0, constantAddresses = 0;
   double localSectors = 0, localStoreSectors = 0, localFootprintPerThread = 0;
   std::map<std::string, double> loadFootprint, storeFootprint; // per base: the widest access's distinct sectors
+  // Where the native code was read: the shared words it issues, where nvcc
+  // reuses or merges what the source reads (SassMix.h, nativeSharedScale),
+  // scale the tally's wavefronts, before and after a finding's change alike.
+  std::map<size_t, double> sharedScale;
+  if (nativeCount && nativeCount->counted) {
+    std::vector<std::string> notes;
+    sharedScale = nativeSharedScale(*nativeCount, k, tally, notes);
+    for (const std::string &n : notes)
+      cost.assumptions.push_back("shared wavefronts from the native code's loads and stores: " + n);
+  }
   for (const AccessWork &a : w.accesses) {
     const MemoryAccess &f = k.accesses[a.access];
     // Untraced memory (AccessWork::notCounted says so) is priced as global.
@@ -403,10 +423,13 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
                              ? AddressSpace::Global
                              : f.space;
     switch (space) {
-    case AddressSpace::Shared:
-      sharedWavefronts += a.wavefronts;
-      sharedIdeal += a.idealWavefronts;
+    case AddressSpace::Shared: {
+      auto scaled = sharedScale.find(a.access);
+      double scale = scaled != sharedScale.end() ? scaled->second : 1.0;
+      sharedWavefronts += a.wavefronts * scale;
+      sharedIdeal += a.idealWavefronts * scale;
       break;
+    }
     case AddressSpace::Constant:
       constantAddresses += a.constantAddresses;
       break;

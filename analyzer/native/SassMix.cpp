@@ -68,6 +68,28 @@ SassClass classifySassOpcode(const std::string &opcode) {
   return SassClass::Integer;   // IMAD, IADD3, LOP3, ISETP, MOV, SEL, conversions, S2R, ...
 }
 
+int sassAccessBytes(const std::string &opcode) {
+  int bytes = 4;
+  size_t start = opcode.find('.');
+  bool matrix = opcode.rfind("LDSM", 0) == 0 || opcode.rfind("STSM", 0) == 0;
+  while (start != std::string::npos) {
+    size_t end = opcode.find('.', start + 1);
+    std::string t = opcode.substr(start + 1, end == std::string::npos ? std::string::npos : end - start - 1);
+    if (t == "U8" || t == "S8")
+      bytes = 1;
+    else if (t == "U16" || t == "S16")
+      bytes = 2;
+    else if (t == "64")
+      bytes = 8;
+    else if (t == "128")
+      bytes = 16;
+    else if (matrix && (t == "2" || t == "4"))
+      bytes = 4 * std::stoi(t); // ldmatrix .x2/.x4: a 4-byte word a lane per 8x8 matrix
+    start = end;
+  }
+  return bytes;
+}
+
 namespace {
 
 // `//## File "a.cu", line 9 inlined at "a.cu", line 17`: the last location
@@ -155,6 +177,10 @@ std::map<std::string, SassFunction> parseNvdisasm(const std::string &text) {
     s.line = curLine;
     s.file = curFile;
     s.padding = cold || opcode == "NOP";
+    if (s.cls == SassClass::Shared || s.cls == SassClass::Global || s.cls == SassClass::Local)
+      s.bytes = static_cast<uint8_t>(sassAccessBytes(opcode));
+    s.predicated = m[2].matched && m[2].str().find("PT") == std::string::npos;
+    s.exit = opcode == "EXIT";
     for (auto &[name, addr] : labels)
       if (addr == 0xffffffffu)
         addr = s.address;
@@ -174,7 +200,8 @@ std::string sassToJson(const std::map<std::string, SassFunction> &functions) {
   for (const auto &[name, f] : functions) {
     nlohmann::json rows = nlohmann::json::array();
     for (const SassInstruction &s : f.instructions)
-      rows.push_back({s.address, s.file, s.line, int(s.cls), s.target, s.padding ? 1 : 0});
+      rows.push_back({s.address, s.file, s.line, int(s.cls), s.target, s.padding ? 1 : 0, int(s.bytes),
+                      (s.predicated ? 1 : 0) | (s.exit ? 2 : 0)});
     j[name] = {{"files", f.files}, {"rows", rows}};
   }
   return j.dump();
@@ -190,6 +217,8 @@ bool sassFromJson(const std::string &text, std::map<std::string, std::shared_ptr
       f->mangled = name;
       f->files = v.at("files").get<std::vector<std::string>>();
       for (const auto &r : v.at("rows")) {
+        if (r.size() != 8)
+          return false; // an entry from before the rows had bytes and flags: compiled again
         SassInstruction s;
         s.address = r.at(0).get<uint32_t>();
         s.file = r.at(1).get<int>();
@@ -200,6 +229,10 @@ bool sassFromJson(const std::string &text, std::map<std::string, std::shared_ptr
         s.cls = SassClass(c);
         s.target = r.at(4).get<int64_t>();
         s.padding = r.at(5).get<int>() != 0;
+        s.bytes = static_cast<uint8_t>(r.at(6).get<int>());
+        int flags = r.at(7).get<int>();
+        s.predicated = (flags & 1) != 0;
+        s.exit = (flags & 2) != 0;
         f->instructions.push_back(s);
       }
       out[name] = std::move(f);
@@ -243,7 +276,8 @@ struct Region {
   int loop = -1;               // the source loop it implements (index into KernelInfo::loops)
   double copies = 1;           // of the loop's body a native iteration runs
   double iterations = 1;       // native iterations an entry
-  int direct = 0, directMemory = 0; // its own instructions (not in a nested region), and of them global/shared
+  int direct = 0;                   // its own instructions (not in a nested region)
+  double directMemory = 0;          // of them global/shared, in 4-byte words a lane (LDS.128: 4)
   bool remainder = false;
 };
 
@@ -267,6 +301,8 @@ NativeInstructionCount countNativeInstructions(const SassFunction &f, const Kern
   struct LineAccess {
     std::vector<int> loops;
     bool instruction; // global, shared or generic: one load or store instruction in the AST count
+    double words;     // 4-byte words a lane it moves (a float4: 4), as the native code's wide loads count them
+    bool local;       // a private array's element (LDL/STL where the array is in local memory)
   };
   std::map<int, std::vector<LineAccess>> accessesByLine;
   for (const AccessWork &a : w.accesses) {
@@ -281,7 +317,8 @@ NativeInstructionCount countNativeInstructions(const SassFunction &f, const Kern
     if (line <= 0)
       continue;
     bool inst = m.space == AddressSpace::Global || m.space == AddressSpace::Shared || m.space == AddressSpace::Generic;
-    accessesByLine[line].push_back({a.loops, inst});
+    accessesByLine[line].push_back(
+        {a.loops, inst, std::max(1.0, double(m.widthBytes) / 4), m.space == AddressSpace::Local});
   }
 
   // --- the native side: loops from backward branches ---
@@ -330,7 +367,14 @@ NativeInstructionCount countNativeInstructions(const SassFunction &f, const Kern
     return best;
   };
   std::vector<int> regionOf(live.size(), -1);
-  std::map<int, std::map<int, int>> memoryByRegionLine; // region -> line -> its own global/shared instructions
+  // region -> line -> its own global/shared instructions' words: nvcc merges
+  // a thread's adjacent reads into one wide load (aatTiled's As[ty + 8 * r][k]
+  // over k: LDS.128), so the copies of a loop body are counted in words.
+  std::map<int, std::map<int, double>> memoryByRegionLine;
+  // The same for local loads and stores (LDL/STL): a loop over a private
+  // array in local memory has no other memory instruction to count its
+  // copies by (standardize's `mean += x[k]` under `#pragma unroll 4`).
+  std::map<int, std::map<int, double>> localByRegionLine;
   for (size_t i = 0; i < live.size(); ++i) {
     int r = innermost(live[i]->address);
     regionOf[i] = r;
@@ -338,8 +382,11 @@ NativeInstructionCount countNativeInstructions(const SassFunction &f, const Kern
       continue;
     ++regions[r].direct;
     if (isMemory(live[i]->cls)) {
-      ++regions[r].directMemory;
-      ++memoryByRegionLine[r][kernelLine(*live[i])];
+      double words = std::max(1.0, live[i]->bytes / 4.0);
+      regions[r].directMemory += words;
+      memoryByRegionLine[r][kernelLine(*live[i])] += words;
+    } else if (live[i]->cls == SassClass::Local) {
+      localByRegionLine[r][kernelLine(*live[i])] += std::max(1.0, live[i]->bytes / 4.0); // STL.128: 4
     }
   }
 
@@ -365,7 +412,7 @@ NativeInstructionCount countNativeInstructions(const SassFunction &f, const Kern
     if (R.loop < 0) {
       // The loop most of its own memory instructions' source accesses are
       // in, below the loops around it.
-      std::map<int, int> votes;
+      std::map<int, double> votes;
       for (auto &[line, n] : memoryByRegionLine[int(r)])
         if (auto it = accessesByLine.find(line); it != accessesByLine.end())
           for (const LineAccess &a : it->second) {
@@ -376,7 +423,7 @@ NativeInstructionCount countNativeInstructions(const SassFunction &f, const Kern
             if (pick >= 0)
               votes[pick] += n;
           }
-      int best = 0;
+      double best = 0;
       for (auto &[loop, n] : votes)
         if (n > best)
           best = n, R.loop = loop;
@@ -430,18 +477,31 @@ NativeInstructionCount countNativeInstructions(const SassFunction &f, const Kern
       continue;
     }
     Region &R = regions[group.front()];
-    double expected = 0; // memory instructions one source iteration issues, per line of the region
+    double expected = 0; // memory words one source iteration moves, per line of the region
+    double native = R.directMemory;
     std::set<int> lines;
     for (auto &[line, n] : memoryByRegionLine[group.front()])
+      lines.insert(line);
+    const std::map<int, double> &localLines = localByRegionLine[group.front()];
+    for (auto &[line, n] : localLines)
       lines.insert(line);
     for (int line : lines) {
       auto it = accessesByLine.find(line);
       if (it == accessesByLine.end())
         continue;
+      // Local accesses count where the native code has local instructions
+      // on the line (the array is in local memory there, not in registers).
+      auto localHere = localLines.find(line);
+      bool localCounted = false;
       for (const LineAccess &a : it->second) {
         auto at = std::find(a.loops.begin(), a.loops.end(), loop);
-        if (!a.instruction || at == a.loops.end())
+        bool counts = a.instruction || (a.local && localHere != localLines.end());
+        if (!counts || at == a.loops.end())
           continue;
+        if (a.local && !localCounted) {
+          native += localHere->second;
+          localCounted = true;
+        }
         double inner = 1;
         bool unrolledInside = true;
         for (auto d = at + 1; d != a.loops.end(); ++d) {
@@ -449,10 +509,10 @@ NativeInstructionCount countNativeInstructions(const SassFunction &f, const Kern
           inner *= tripsAt(w, *d);
         }
         if (unrolledInside)
-          expected += inner;
+          expected += inner * a.words;
       }
     }
-    double u = expected > 0 && R.directMemory > 0 ? roundToPowerOfTwo(R.directMemory / expected) : 1;
+    double u = expected > 0 && native > 0 ? roundToPowerOfTwo(native / expected) : 1;
     u = std::min(u, std::max(1.0, trips));
     R.copies = u;
     R.iterations = trips / u;
@@ -470,13 +530,122 @@ NativeInstructionCount countNativeInstructions(const SassFunction &f, const Kern
     out.loops.push_back(os.str());
   }
 
-  // --- what one block issues ---
+  // --- which warps run each instruction ---
+  // Code behind a forward branch (an `if` body, the else of one, what
+  // follows a predicated EXIT) runs only in the warps that take it: the
+  // guard `if (t < NE / (2 * st))` of a reduction step leaves 19 of its 64
+  // warp-steps running (crBaseline; counting every warp made its native count
+  // 2.2x ncu's sm__inst_executed). The tally knows which warps run each
+  // memory access (AccessWork::warpExecutions, per warp and iteration of its
+  // loops): a skipped span runs in the share of its memory instructions'
+  // accesses (the largest, as a branch runs wherever any part of it does);
+  // a span without any takes the share of the span around it.
   double warps = std::ceil(double(w.block.threads()) / 32);
+  std::map<int, double> lineShare; // kernel line -> the share of warp-iterations its accesses run
+  for (const AccessWork &a : w.accesses) {
+    if (!a.counted || a.access >= k.accesses.size())
+      continue;
+    const MemoryAccess &m = k.accesses[a.access];
+    if (m.space != AddressSpace::Global && m.space != AddressSpace::Shared && m.space != AddressSpace::Generic)
+      continue;
+    int line = !m.callChain.empty() ? (baseOf(m.callChain.front().file) == kernelFile ? m.callChain.front().line : 0)
+                                    : (baseOf(m.loc.file) == kernelFile ? m.loc.line : 0);
+    double full = warps;
+    for (int loop : a.loops)
+      full *= tripsAt(w, loop);
+    if (line <= 0 || full <= 0)
+      continue;
+    double share = std::clamp(a.warpExecutions / full, 0.0, 1.0);
+    auto [it, fresh] = lineShare.emplace(line, share);
+    if (!fresh)
+      it->second = std::max(it->second, share);
+  }
+  struct Span {
+    uint32_t from = 0, to = 0; // instructions strictly between the branch and its target
+    int parent = -1;
+    double share = -1;         // -1: that of the span around it
+  };
+  uint32_t lastAddress = live.back()->address;
+  std::vector<Span> spans;
+  for (const SassInstruction *s : live) {
+    Span sp;
+    sp.from = s->address;
+    if (s->target > int64_t(s->address))
+      sp.to = uint32_t(s->target);
+    else if (s->exit && s->predicated)
+      sp.to = lastAddress + 1;
+    else
+      continue;
+    // A branch out of a native loop or into one (a break, a rotated loop's
+    // entry) is the loop's control, not a guard around code.
+    bool crosses = false;
+    for (const Region &R : regions) {
+      bool fromIn = R.start <= sp.from && sp.from <= R.end;
+      bool toIn = R.start <= sp.to - 1 && sp.to - 1 <= R.end;
+      crosses = crosses || fromIn != toIn;
+    }
+    if (!crosses && sp.to > sp.from + 1)
+      spans.push_back(sp);
+  }
+  std::sort(spans.begin(), spans.end(),
+            [](const Span &a, const Span &b) { return a.from != b.from ? a.from < b.from : a.to > b.to; });
+  std::vector<Span> nested;
+  for (const Span &sp : spans) {
+    bool ok = true;
+    for (const Span &o : nested) {
+      bool disjoint = sp.to <= o.from + 1 || o.to <= sp.from + 1;
+      bool inside = o.from <= sp.from && sp.to <= o.to;
+      ok = ok && (disjoint || inside);
+    }
+    if (ok)
+      nested.push_back(sp);
+  }
+  for (size_t i = 0; i < nested.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (nested[j].from <= nested[i].from && nested[i].to <= nested[j].to)
+        nested[i].parent = int(j); // the last (innermost) one that holds it
+  auto innermostSpan = [&](uint32_t addr) {
+    int best = -1;
+    for (size_t i = 0; i < nested.size(); ++i)
+      if (nested[i].from < addr && addr < nested[i].to)
+        best = int(i);
+    return best;
+  };
+  std::vector<int> spanOf(live.size(), -1);
+  std::vector<double> direct(nested.size(), -1), within(nested.size(), -1);
   for (size_t i = 0; i < live.size(); ++i) {
-    double times = warps;
+    spanOf[i] = innermostSpan(live[i]->address);
+    if (spanOf[i] < 0 || !isMemory(live[i]->cls))
+      continue;
+    auto it = lineShare.find(kernelLine(*live[i]));
+    if (it == lineShare.end())
+      continue;
+    direct[spanOf[i]] = std::max(direct[spanOf[i]], it->second);
+    for (int p = spanOf[i]; p >= 0; p = nested[p].parent)
+      within[p] = std::max(within[p], it->second);
+  }
+  for (size_t i = 0; i < nested.size(); ++i)
+    nested[i].share = direct[i] >= 0 ? direct[i] : within[i];
+  out.guardedSpans = int(std::count_if(nested.begin(), nested.end(), [](const Span &s) { return s.share >= 0; }));
+  auto shareOf = [&](size_t i) {
+    for (int p = spanOf[i]; p >= 0; p = nested[p].parent)
+      if (nested[p].share >= 0)
+        return nested[p].share;
+    return 1.0;
+  };
+
+  // --- what one block issues ---
+  for (size_t i = 0; i < live.size(); ++i) {
+    double every = warps;
     for (int r = regionOf[i]; r >= 0; r = regions[r].parent)
-      times *= regions[r].iterations;
+      every *= regions[r].iterations;
+    double times = every * shareOf(i);
+    out.skippedByBranches += every - times;
     const SassInstruction &s = *live[i];
+    if (s.cls == SassClass::Shared) {
+      out.sharedRequestsByLine[kernelLine(s)] += times;
+      out.sharedWordsByLine[kernelLine(s)] += times * std::max(1.0, s.bytes / 4.0);
+    }
     out.warpInstructions += times;
     out.byClass[sassClassName(s.cls)] += times;
     out.byLine[kernelLine(s)] += times;
@@ -488,6 +657,57 @@ NativeInstructionCount countNativeInstructions(const SassFunction &f, const Kern
       out.localWarpInstructions += times;
   }
   out.counted = true;
+  return out;
+}
+
+std::map<size_t, double> nativeSharedScale(const NativeInstructionCount &n, const KernelInfo &k, const KernelWork &w,
+                                           std::vector<std::string> &notes) {
+  std::map<size_t, double> out;
+  if (!n.counted)
+    return out;
+  std::string kernelFile = baseOf(k.loc.file);
+  struct Line {
+    double requests = 0, words = 0;
+    std::vector<const AccessWork *> accesses;
+  };
+  std::map<int, Line> lines;
+  for (const AccessWork &a : w.accesses) {
+    if (!a.counted || a.access >= k.accesses.size() || a.warpExecutions <= 0)
+      continue;
+    const MemoryAccess &m = k.accesses[a.access];
+    if (m.space != AddressSpace::Shared)
+      continue;
+    int line = !m.callChain.empty() ? (baseOf(m.callChain.front().file) == kernelFile ? m.callChain.front().line : 0)
+                                    : (baseOf(m.loc.file) == kernelFile ? m.loc.line : 0);
+    if (line <= 0)
+      continue;
+    Line &l = lines[line];
+    l.requests += a.warpExecutions;
+    l.words += a.warpExecutions * std::max(1.0, double(a.widthBytes) / 4);
+    l.accesses.push_back(&a);
+  }
+  for (auto &[line, l] : lines) {
+    auto req = n.sharedRequestsByLine.find(line);
+    auto words = n.sharedWordsByLine.find(line);
+    if (req == n.sharedRequestsByLine.end() || words == n.sharedWordsByLine.end() || req->second <= 0 ||
+        l.words <= 0)
+      continue;
+    // nvcc reuses a word it loaded for the unrolled iterations that read it
+    // again: fewer native words than the source reads. Merged loads (LDS.64,
+    // LDS.128 for a thread's adjacent words) move as many words and are left
+    // as the tally prices them: the warp model serves a wide request in
+    // phases of 128 bytes (WarpSimulator.cpp), so merging saves no wavefront.
+    double reuse = words->second / l.words;
+    if (reuse >= 0.999)
+      continue;
+    for (const AccessWork *a : l.accesses)
+      out[a->access] = reuse;
+    std::ostringstream os;
+    os.precision(3);
+    os << "line " << line << ": " << words->second << " native shared words a block where the source reads "
+       << l.words << " (x" << reuse << ")";
+    notes.push_back(os.str());
+  }
   return out;
 }
 

@@ -43,6 +43,8 @@ enum class SassClass : uint8_t {
 };
 const char *sassClassName(SassClass c);
 SassClass classifySassOpcode(const std::string &opcode); // "FFMA", "LDG.E.128", ...
+// Bytes a lane a memory opcode moves: "LDS.128" 16, "LDS.U8" 1, "STS.64" 8, "LDS" 4.
+int sassAccessBytes(const std::string &opcode);
 
 struct SassInstruction {
   uint32_t address = 0;
@@ -51,6 +53,9 @@ struct SassInstruction {
   SassClass cls = SassClass::Other;
   int64_t target = -1;    // a branch's target address (-1: none)
   bool padding = false;   // the NOPs and the self-branch after the last EXIT: never run
+  uint8_t bytes = 0;      // a shared, global or local load's or store's bytes a lane (LDS.128: 16; 0: not one)
+  bool predicated = false; // under a predicate (@P0, @!P1; not @PT)
+  bool exit = false;       // EXIT
 };
 
 struct SassFunction {
@@ -75,12 +80,34 @@ struct NativeInstructionCount {
   double sfuWarpInstructions = 0, fp64WarpInstructions = 0, localWarpInstructions = 0;
   std::map<std::string, double> byClass; // per block, by sassClassName
   std::map<int, double> byLine;           // per block, by source line of the kernel's file (0: no line)
+  // Per block, by source line: the shared loads and stores the native code
+  // issues (warp instructions) and the 4-byte words a lane they move
+  // (LDS.128: 4), for the shared component (analyzer/cost/KernelCostModel.cpp).
+  std::map<int, double> sharedRequestsByLine, sharedWordsByLine;
+  // Warp instructions a block that branches skip: code behind a forward
+  // branch (or after a predicated EXIT) runs in the warps the tally finds
+  // running its memory accesses, not in every warp.
+  double skippedByBranches = 0;
+  int guardedSpans = 0;
   int staticInstructions = 0;
   // One phrase a native loop: "line 16: x4 unrolled, 256 iterations".
   std::vector<std::string> loops;
 };
 
 NativeInstructionCount countNativeInstructions(const SassFunction &f, const KernelInfo &k, const KernelWork &w);
+
+// The share of each shared access's wavefronts (by index into
+// KernelInfo::accesses) the native code issues, where it issues fewer than
+// the tally `w` counts from the source, line by line: nvcc keeps a word it
+// loaded in a register for the unrolled iterations that read it again, so
+// the line's native words a lane (LDS.128: 4) over the tally's scale its
+// accesses (cuda-samples convolutionColumnsKernel: 73 LDS where the source
+// reads 136 words a thread; ncu counts 680 shared wavefronts a block, the
+// tally 1,172). Merged loads move as many words and are left as they are.
+// Accesses the native code does not issue fewer of are left out (1).
+// `notes` gets one phrase a line scaled.
+std::map<size_t, double> nativeSharedScale(const NativeInstructionCount &n, const KernelInfo &k, const KernelWork &w,
+                                           std::vector<std::string> &notes);
 
 // The disassembler, opt-in: $WARPLINT_NVDISASM names one (a path), or
 // "auto" for <toolkit>/bin/nvdisasm; unset or "off": none, and "" when the

@@ -201,3 +201,163 @@ TEST(SassMix, CostModelUsesTheNativeCountAndSaysSo) {
   // 8 x (35 + 256 x 15) native against 8 x 3072 AST warp instructions a block.
   EXPECT_NEAR(native.component("issue") / ast.component("issue"), (35.0 + 256 * 15) / 3072, 1e-6);
 }
+
+// The second fixture: tests/unit/sass/sass_guard_kernels.nvdisasm.txt is
+// `nvdisasm -c -gi` (13.0.85, copied from the H100 machine's toolkit) of
+// tests/unit/sass/sass_guard_kernels.cu compiled here with
+// `nvcc -cubin -arch=sm_90 -lineinfo` (13.0.88).
+namespace {
+
+const char *kGuardFile = "/src/tests/unit/sass/sass_guard_kernels.cu";
+
+std::map<std::string, SassFunction> guardFixture() {
+  std::ifstream in(std::string(WARPLINT_SOURCE_DIR) + "/tests/unit/sass/sass_guard_kernels.nvdisasm.txt");
+  std::stringstream text;
+  text << in.rdbuf();
+  return parseNvdisasm(text.str());
+}
+
+MemoryAccess accessAt(int line, AddressSpace space, bool write = false) {
+  MemoryAccess m;
+  m.loc = {kGuardFile, unsigned(line), 5};
+  m.space = space;
+  m.isWrite = write;
+  m.isRead = !write;
+  m.widthBytes = 4;
+  return m;
+}
+
+AccessWork counted(size_t access, double warpExecutions, std::vector<int> loops = {}) {
+  AccessWork a;
+  a.access = access;
+  a.counted = true;
+  a.warpExecutions = warpExecutions;
+  a.widthBytes = 4;
+  a.loops = std::move(loops);
+  return a;
+}
+
+} // namespace
+
+TEST(SassMix, MemoryOpcodesCarryTheirWidthAndExitsTheirPredicate) {
+  EXPECT_EQ(sassAccessBytes("LDS"), 4);
+  EXPECT_EQ(sassAccessBytes("LDS.128"), 16);
+  EXPECT_EQ(sassAccessBytes("LDS.U8"), 1);
+  EXPECT_EQ(sassAccessBytes("STS.64"), 8);
+  EXPECT_EQ(sassAccessBytes("LDG.E.128.CONSTANT"), 16);
+  EXPECT_EQ(sassAccessBytes("LDG.E.U16"), 2);
+  auto fns = guardFixture();
+  const SassFunction &half = fns.at("_Z11guardedHalfPf");
+  int predicatedExits = 0, exits = 0;
+  for (const SassInstruction &s : half.instructions) {
+    exits += s.exit ? 1 : 0;
+    predicatedExits += s.exit && s.predicated ? 1 : 0;
+  }
+  EXPECT_EQ(exits, 2); // `@P0 EXIT` (threadIdx.x >= 64) and the last one
+  EXPECT_EQ(predicatedExits, 1);
+  const SassFunction &wide = fns.at("_Z9wideReadsPfi");
+  int wideLoads = 0;
+  for (const SassInstruction &s : wide.instructions)
+    wideLoads += s.cls == SassClass::Shared && s.bytes == 16 ? 1 : 0;
+  EXPECT_EQ(wideLoads, 2); // LDS.128 x2: eight words of the k loop a native iteration
+  // Bytes and flags survive the cache entry.
+  std::map<std::string, std::shared_ptr<const SassFunction>> back;
+  ASSERT_TRUE(sassFromJson(sassToJson(fns), back));
+  const SassFunction &again = *back.at("_Z9wideReadsPfi");
+  ASSERT_EQ(again.instructions.size(), wide.instructions.size());
+  for (size_t i = 0; i < wide.instructions.size(); ++i) {
+    EXPECT_EQ(again.instructions[i].bytes, wide.instructions[i].bytes);
+    EXPECT_EQ(again.instructions[i].predicated, wide.instructions[i].predicated);
+    EXPECT_EQ(again.instructions[i].exit, wide.instructions[i].exit);
+  }
+}
+
+// `if (threadIdx.x < 64) { ... }` compiles to `@P0 EXIT`: what follows runs
+// in the 2 warps of 8 the tally finds running its loads (crBaseline's
+// reduction steps were counted in every warp: 2.2x ncu's instructions).
+TEST(SassMix, CodeAfterABranchRunsInTheWarpsItsAccessesRunIn) {
+  auto fns = guardFixture();
+  KernelInfo k;
+  k.name = "guardedHalf";
+  k.loc = {kGuardFile, 9, 17};
+  k.accesses = {accessAt(11, AddressSpace::Shared, true), accessAt(14, AddressSpace::Shared),
+                accessAt(14, AddressSpace::Shared), accessAt(15, AddressSpace::Global, true)};
+  KernelWork w;
+  w.computed = true;
+  w.block = {256, 1, 1};
+  w.accesses = {counted(0, 8), counted(1, 2), counted(2, 2), counted(3, 2)};
+  NativeInstructionCount n = countNativeInstructions(fns.at("_Z11guardedHalfPf"), k, w);
+  ASSERT_TRUE(n.counted) << n.notCounted;
+  // 11 instructions up to the predicated EXIT in 8 warps, the 8 after it in 2.
+  EXPECT_DOUBLE_EQ(n.warpInstructions, 8 * 11 + 2 * 8);
+  EXPECT_DOUBLE_EQ(n.skippedByBranches, 6 * 8);
+  EXPECT_EQ(n.guardedSpans, 1);
+  EXPECT_DOUBLE_EQ(n.sharedRequestsByLine[14], 2 * 2);
+  // Without the tally's counts (accesses not counted) every warp runs it.
+  for (AccessWork &a : w.accesses)
+    a.counted = false;
+  NativeInstructionCount every = countNativeInstructions(fns.at("_Z11guardedHalfPf"), k, w);
+  EXPECT_DOUBLE_EQ(every.warpInstructions, 8 * 19);
+}
+
+// Six shared reads a thread in the source, four LDS in the native code: the
+// reads' wavefronts are scaled by 4/6; the store is left as it is.
+TEST(SassMix, SharedWordsTheNativeCodeReusesScaleTheWavefronts) {
+  auto fns = guardFixture();
+  KernelInfo k;
+  k.name = "reusedWindow";
+  k.loc = {kGuardFile, 20, 17};
+  LoopInfo loop;
+  loop.loc = {kGuardFile, 26, 3};
+  loop.tripCount = 3;
+  k.loops = {loop};
+  k.accesses = {accessAt(22, AddressSpace::Global), accessAt(22, AddressSpace::Shared, true),
+                accessAt(27, AddressSpace::Shared), accessAt(27, AddressSpace::Shared),
+                accessAt(29, AddressSpace::Global, true)};
+  KernelWork w;
+  w.computed = true;
+  w.block = {256, 1, 1};
+  w.loopTrips = {3.0};
+  w.accesses = {counted(0, 8), counted(1, 8), counted(2, 24, {0}), counted(3, 24, {0}), counted(4, 8)};
+  NativeInstructionCount n = countNativeInstructions(fns.at("_Z12reusedWindowPKfPf"), k, w);
+  ASSERT_TRUE(n.counted) << n.notCounted;
+  EXPECT_DOUBLE_EQ(n.sharedWordsByLine[27], 8 * 4);
+  std::vector<std::string> notes;
+  std::map<size_t, double> scale = nativeSharedScale(n, k, w, notes);
+  ASSERT_EQ(scale.size(), 2u);
+  EXPECT_DOUBLE_EQ(scale[2], 32.0 / 48);
+  EXPECT_DOUBLE_EQ(scale[3], 32.0 / 48);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("line 27"), std::string::npos) << notes[0];
+}
+
+// Two LDS.128 a native iteration of the k loop (32 trips, `#pragma unroll
+// 8`): eight words, one a source iteration, so eight copies and 4 native
+// iterations (counted in instructions, 2 copies and 16: aatTiled's count
+// was 2x ncu's).
+TEST(SassMix, WideLoadsCountTheirWordsForTheCopiesOfALoop) {
+  auto fns = guardFixture();
+  KernelInfo k;
+  k.name = "wideReads";
+  k.loc = {kGuardFile, 34, 17};
+  LoopInfo outer, inner;
+  outer.loc = {kGuardFile, 39, 3};
+  inner.loc = {kGuardFile, 41, 5};
+  inner.tripCount = 32;
+  k.loops = {outer, inner};
+  k.accesses = {accessAt(36, AddressSpace::Shared, true), accessAt(42, AddressSpace::Shared),
+                accessAt(44, AddressSpace::Global, true)};
+  KernelWork w;
+  w.computed = true;
+  w.block = {32, 8, 1};
+  w.loopTrips = {16.0, 32.0};
+  w.accesses = {counted(0, 8), counted(1, 8 * 16 * 32, {0, 1}), counted(2, 8)};
+  NativeInstructionCount n = countNativeInstructions(fns.at("_Z9wideReadsPfi"), k, w);
+  ASSERT_TRUE(n.counted) << n.notCounted;
+  ASSERT_EQ(n.loops.size(), 2u);
+  EXPECT_EQ(n.loops[0], "line 39: 16 iterations");
+  EXPECT_EQ(n.loops[1], "line 41: unrolled x8, 4 iterations");
+  EXPECT_DOUBLE_EQ(n.sharedWordsByLine[42], 8 * 16 * 4 * 8.0); // = the source's 8 x 16 x 32 words
+  std::vector<std::string> notes;
+  EXPECT_TRUE(nativeSharedScale(n, k, w, notes).empty()); // merged, not fewer: no scale
+}

@@ -153,15 +153,24 @@ def model_instructions(cost):
     per_sm, grid = cost.get("blocks_per_sm_work"), cost.get("grid_blocks")
     if not m or not per_sm or not grid:
         return None
-    return {"per_launch": float(m.group(1)) / per_sm * grid, "source": "SASS" if m.group(3) == "SASS" else "AST"}
+    return {"per_launch": float(m.group(1)) / per_sm * grid, "per_block": float(m.group(1)) / per_sm,
+            "source": "SASS" if m.group(3) == "SASS" else "AST"}
 
 
 def ncu_instructions(csv, kernel):
-    """ncu's sm__inst_executed.sum, the mean over the kernel's launches."""
+    """ncu's sm__inst_executed.sum, the mean over the kernel's launches, and
+    per block (the sum over its launches over their blocks: a launch's count
+    compares only at the same grid, and a kernel the program launches at two
+    grids, or whose grid the model assumes, compares per block)."""
     if not csv or not os.path.exists(os.path.join(ROOT, csv)):
-        return None
+        return None, None
     stats = ncu_kernels.read_kernels(os.path.join(ROOT, csv)).get(kernel)
-    return stats.mean("sm__inst_executed.sum") if stats else None
+    if not stats:
+        return None, None
+    inst = [(l.metrics.get("sm__inst_executed.sum"), l.grid) for l in stats.launches]
+    inst = [(v, g[0] * g[1] * g[2]) for v, g in inst if v is not None and g]
+    per_block = sum(v for v, _ in inst) / sum(b for _, b in inst) if inst else None
+    return stats.mean("sm__inst_executed.sum"), per_block
 
 
 def model_category(bottleneck, latency_bound):
@@ -267,7 +276,7 @@ def main():
                     row["ncu_part"] = ncu_category(p.get("before_csv"), kernel)
                     bottlenecks.append(row["model_part"] == row["ncu_part"])
                 row["model_instructions"] = model_instructions(cost)
-                row["ncu_instructions"] = ncu_instructions(p.get("before_csv"), kernel)
+                row["ncu_instructions"], row["ncu_instructions_per_block"] = ncu_instructions(p.get("before_csv"), kernel)
                 row["model_fractions"] = (cost or {}).get("fractions", {})
                 row["model_peak_shares"] = (cost or {}).get("peak_shares", {})
                 row["ncu_pct"] = ncu_throughputs(p.get("before_csv"), kernel)
@@ -303,15 +312,16 @@ def main():
             print("%-24s %s | %3.0f" % (r["pair"], " ".join("%s %3.0f" % (c, 100 * ps.get(c, 0)) for c in
                                                           ("sm", "l1tex", "memory")), max(nc.values()) if nc else 0))
     if args.instructions:
-        print("\nwarp instructions a launch as written: the model's (its source) | ncu's sm__inst_executed | ratio")
+        print("\nwarp instructions a block as written: the model's (its source) | ncu's sm__inst_executed over the "
+              "launches' blocks | ratio")
         ratios = {}
         for r in rows:
-            mi, ni = r.get("model_instructions"), r.get("ncu_instructions")
+            mi, ni = r.get("model_instructions"), r.get("ncu_instructions_per_block")
             if not mi or not ni:
                 continue
-            ratio = mi["per_launch"] / ni
+            ratio = mi["per_block"] / ni
             ratios.setdefault(mi["source"], []).append(ratio)
-            print("%-40s %10.4g (%s) | %10.4g | %.2f" % (r["pair"][:40], mi["per_launch"], mi["source"], ni, ratio))
+            print("%-40s %10.4g (%s) | %10.4g | %.2f" % (r["pair"][:40], mi["per_block"], mi["source"], ni, ratio))
         for src, rs in sorted(ratios.items()):
             rs = sorted(rs)
             within = sum(1 for x in rs if abs(x - 1) <= 0.25)
