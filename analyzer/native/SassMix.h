@@ -113,9 +113,11 @@ std::map<size_t, double> nativeSharedScale(const NativeInstructionCount &n, cons
 // "auto" for <toolkit>/bin/nvdisasm; unset or "off": none, and "" when the
 // one named cannot run. Not on by default even where the toolkit has one:
 // the native count matches Nsight Compute's executed instructions far
-// better than the AST estimate, but the other components were fitted with
-// the AST estimate, and the examples' predicted gains got worse with it
-// (tests/gpu/gains/README.md, "Instructions from the native code").
+// better than the AST estimate (0.95-1.04x a block on 18 of the 22 recorded
+// kernels run at the stated sizes), but the predicted gains still score
+// below the AST estimate's on the recorded pairs (25 against 27 of 33 within
+// 15%, bottleneck 30 against 31: tests/gpu/gains/README.md, "Instructions
+// from the native code", says which pairs and why).
 std::string findNvdisasm(const std::string &cudaRoot);
 
 } // namespace warplint
