@@ -6,6 +6,7 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -118,6 +119,9 @@ public:
       addPrefetchOrAdvise(call, name, std::vector<const Expr *>(call->arg_begin(), call->arg_end()));
       return true;
     }
+    if (name == "cudaSetDevice" || name == "cuCtxSetCurrent" || name == "cuCtxPushCurrent" ||
+        name == "cuCtxPopCurrent")
+      ++deviceSelections_;
     if (name == "cudaDeviceSynchronize" || name == "cudaStreamSynchronize" || name == "cudaEventSynchronize" ||
         name == "cudaThreadSynchronize" || name == "cuCtxSynchronize" || name == "cuStreamSynchronize") {
       ManagedEvent e;
@@ -716,7 +720,53 @@ private:
       t.hostFreshInLoop = root && loops_.back().declared.count(root);
     }
     t.memberOperand = hasMemberOperand(dst) || hasMemberOperand(src);
+    t.block = blockOf(call);
+    t.deviceSelections = deviceSelections_;
     out_.transfers.push_back(std::move(t));
+  }
+
+  // HostTransfer::block: walk up from the copy to its innermost braced block of the source, through
+  // the wrappers an error-check macro adds (its braces, `do { } while (0)`, `if ((e = call) != 0)`),
+  // and give up ("") where the copy runs only on some paths through that block.
+  std::string blockOf(const Stmt *call) {
+    if (!fn_ || !fn_->getBody())
+      return "";
+    if (parentsOf_ != fn_) {
+      parents_ = std::make_unique<ParentMap>(fn_->getBody());
+      parentsOf_ = fn_;
+    }
+    const Stmt *child = call;
+    for (const Stmt *p = parents_->getParent(child); p; child = p, p = parents_->getParent(p)) {
+      if (auto *c = dyn_cast<CompoundStmt>(p)) {
+        if (c->getBeginLoc().isMacroID())
+          continue;
+        if (const Stmt *up = parents_->getParent(c); up && isa<SwitchStmt>(up))
+          return "";
+        SourceLocation l = toLocation(sm_, c->getBeginLoc());
+        return l.file + ":" + std::to_string(l.line) + ":" + std::to_string(l.column);
+      }
+      if (auto *i = dyn_cast<IfStmt>(p)) {
+        if (child != i->getCond() && child != i->getInit() && child != i->getConditionVariableDeclStmt())
+          return "";
+      } else if (isa<SwitchCase>(p) || isa<SwitchStmt>(p)) {
+        return "";
+      } else if (auto *c = dyn_cast<AbstractConditionalOperator>(p)) {
+        if (child != c->getCond())
+          return "";
+      } else if (auto *b = dyn_cast<BinaryOperator>(p)) {
+        if (b->isLogicalOp() && child == b->getRHS())
+          return "";
+      } else if (auto *d = dyn_cast<DoStmt>(p)) {
+        auto v = d->getCond() ? buffers_.evaluate(d->getCond()) : std::nullopt;
+        if (!(v && *v == 0) && child == d->getBody())
+          return "";
+      } else if (isa<ForStmt>(p) || isa<WhileStmt>(p) || isa<CXXForRangeStmt>(p)) {
+        return ""; // the unbraced body (or the header) of a loop
+      } else if (isa<LambdaExpr>(p) || isa<CXXTryStmt>(p) || isa<CXXCatchStmt>(p)) {
+        return "";
+      }
+    }
+    return "";
   }
 
   ASTContext &ctx_;
@@ -726,6 +776,9 @@ private:
   const FunctionDecl *fn_ = nullptr;
   std::vector<LoopFrame> loops_;
   size_t order_ = 0;
+  unsigned deviceSelections_ = 0;
+  std::unique_ptr<ParentMap> parents_; // of parentsOf_'s body, made when a copy of it asks
+  const FunctionDecl *parentsOf_ = nullptr;
   LaunchReach launchReach_;
 };
 

@@ -93,6 +93,14 @@ struct HostTransfer {
   bool outerPiece = false;
   // The operand indexes an element's member (`h[i].next`, `&nodes[i]->v`): a node or struct copy.
   bool memberOperand = false;
+  // The statement list the copy runs in on every path through it: "file:line:col" of its innermost
+  // braced block (a macro's own braces and `do { } while (0)` do not count). Empty when the copy is
+  // a branch of an if without braces, in a switch, on the right of && / || or ?:, or the unbraced
+  // body of a loop: copies with one block run one after another whenever the block runs.
+  std::string block;
+  // How many cudaSetDevice / cuCtxSetCurrent calls the unit's host code made before the copy (in
+  // source order): two copies of one function with different counts may be on different GPUs.
+  unsigned deviceSelections = 0;
   size_t order = 0;           // position among the function's host events
 };
 

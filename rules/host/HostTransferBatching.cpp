@@ -1,10 +1,15 @@
 // host-transfer-batching (Pasternak 2022, 4.1.2): many small copies in a
 // loop, each a different row, struct member or node, where one copy, a
 // cudaMemcpy2D or a packed buffer would do. Every copy pays the runtime's
-// fixed cost (a few microseconds) however few bytes it moves.
+// fixed cost (a few microseconds) however few bytes it moves. Also a run of
+// small copies one after another outside any loop of their own (the members
+// of a struct, several small parameter arrays copied one by one): the seed's
+// "combining unrelated data into one array and unpacking on the device".
 #include "rules/AllRules.h"
 #include "rules/host/HostRule.h"
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 namespace warplint {
@@ -13,7 +18,7 @@ namespace {
 
 const RuleInfo kInfo{
     "host-transfer-batching",
-    "Many small host-device copies in a loop",
+    "Many small host-device copies, in a loop or one after another",
     "4.1.2",
     "Pasternak, Optimizing GPU memory usage (2022), section 4.1.2 (batching)",
     "Each cudaMemcpy costs a fixed latency (the runtime call, the DMA setup, for pageable memory the staging, "
@@ -36,7 +41,18 @@ const RuleInfo kInfo{
     "says the copies are small or many), loops that select a GPU each iteration (cudaSetDevice with a value the "
     "loop changes: each piece on its own device), loops part of whose body did not parse (a launch written "
     "as nvcc accepts and clang does not, such as a braced block size: it may launch), and copies already "
-    "written as cudaMemcpy2D/3D are not.",
+    "written as cudaMemcpy2D/3D are not. "
+    "Copies one after another outside a loop of their own are the seed's other case, unrelated data combined "
+    "into one array and unpacked on the device: a run of at least 4 host-to-device (or device-to-host) copies "
+    "of at most 4 KiB each, the size host_copy_latency measures, where a copy's time is its fixed latency (the "
+    "members of a struct, several small parameter arrays or scalars copied one by one before a launch) is "
+    "reported once, with the pieces' sizes and the latency one packed copy saves: a warning when a loop around "
+    "them repeats the run, a note when it runs once per call. A run is consecutive copies of one function in "
+    "one block that runs them on every path (copies in the branches of an if or the cases of a switch are not "
+    "one run), in the same direction, on the same stream and GPU (a cudaSetDevice between ends it), each with a "
+    "host and a device operand of its own, and nothing between two of them that may start GPU work (a launch, "
+    "a library call, a function whose body is elsewhere) or waits for it (a synchronize), nor a line clang could "
+    "not parse (it may be a launch); a copy of unknown or larger size, or of another direction, ends the run.",
     "for (int r = 0; r < rows; ++r)   // one copy per row\n"
     "  cudaMemcpy(d + r * cols, h[r], cols * sizeof(float), cudaMemcpyHostToDevice);",
     "// rows stored in one block h_block (rows * cols floats): one copy\n"
@@ -58,6 +74,7 @@ public:
     for (const HostLaunch &l : facts.launches)
       for (const HostLoop &loop : l.loops)
         launchLoops.insert({loop.loc.file, loop.loc.line * 1000 + loop.loc.column});
+    std::set<const HostTransfer *> reported;
     for (const HostTransfer &t : facts.transfers) {
       if (!t.argsParsed || t.loops.empty() || t.twoD || t.threeD)
         continue;
@@ -95,11 +112,182 @@ public:
       // per GPU of a multi-GPU loop, `for (i < nGpus) cudaMemcpy(host[i], recv[i], bytes, ...)`).
       if (!t.sizeBytes && !loop.tripCount)
         continue;
+      reported.insert(&t);
       out.push_back(makeFinding(t, ctx));
     }
+    checkRuns(unit, facts, ctx, reported, out);
   }
 
 private:
+  // ---- runs of small copies one after another ---------------------------------------------------
+  // Each piece at most the largest size host_copy_latency measures (4 KiB), where one copy's time is
+  // its fixed latency (within about 20% of a 4-byte copy's on the H100), so that one packed copy
+  // saves the others' latency as measured; at least kMinRun pieces.
+  static constexpr int64_t kSmallPiece = 4096;
+  static constexpr size_t kMinRun = 4;
+
+  static bool sameStream(const StreamUse &a, const StreamUse &b) {
+    return (a.isDefault && b.isDefault) || (!a.isDefault && !b.isDefault && a.text == b.text);
+  }
+  static bool sameLoops(const std::vector<HostLoop> &a, const std::vector<HostLoop> &b) {
+    if (a.size() != b.size())
+      return false;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (a[i].loc.line != b[i].loc.line || a[i].loc.column != b[i].loc.column || a[i].loc.file != b[i].loc.file)
+        return false;
+    return true;
+  }
+  static const std::string &hostText(const HostTransfer &t) { return t.hostOperand == 0 ? t.dstText : t.srcText; }
+  static const std::string &deviceText(const HostTransfer &t) { return t.hostOperand == 0 ? t.srcText : t.dstText; }
+
+  // A copy that may be one piece of a run: a small known size, host-device, in a block it runs in on
+  // every path (not under an if of its own, not in a switch), not already a loop finding.
+  static bool runPiece(const HostTransfer &t, const std::set<const HostTransfer *> &reported) {
+    return t.argsParsed && !t.twoD && !t.threeD && !t.block.empty() && !reported.count(&t) &&
+           (t.direction == CopyDirection::HostToDevice || t.direction == CopyDirection::DeviceToHost) &&
+           t.sizeBytes && *t.sizeBytes > 0 && *t.sizeBytes <= kSmallPiece;
+  }
+
+  // Whether `next` continues the run whose last copy is `prev`: the same direction, block, loops,
+  // stream and GPU, the same kind of device side (a __constant__ symbol or a buffer), a host and a
+  // device operand the run has not used, and nothing between the two that may start GPU work (a
+  // launch, a library call, a function whose body is elsewhere; not the error-check call that wraps
+  // `next` itself) or waits for it.
+  static bool continues(const HostFacts &facts, const std::vector<const HostTransfer *> &run,
+                        const HostTransfer &next) {
+    const HostTransfer &prev = *run.back();
+    if (next.direction != prev.direction || next.block != prev.block || !sameLoops(next.loops, prev.loops) ||
+        !sameStream(next.stream, prev.stream) || next.deviceSelections != prev.deviceSelections ||
+        next.symbol != prev.symbol || next.async != prev.async)
+      return false;
+    for (const HostTransfer *r : run)
+      if (hostText(*r) == hostText(next) || deviceText(*r) == deviceText(next))
+        return false;
+    for (const HostLaunch &l : facts.launches) {
+      if (l.function != next.function || l.order <= prev.order || l.order >= next.order)
+        continue;
+      bool wrapper = l.viaHelper && l.loc.file == next.loc.file && l.loc.line == next.loc.line &&
+                     l.loc.column < next.loc.column;
+      if (!wrapper)
+        return false;
+    }
+    for (const ManagedEvent &e : facts.managed)
+      if ((e.kind == ManagedEvent::Sync || e.kind == ManagedEvent::Launch) && e.function == next.function &&
+          e.order > prev.order && e.order < next.order)
+        return false;
+    return true;
+  }
+
+  // A compile error between the run's copies (off the copies' own lines, where it is an error-check
+  // wrapper's) may be a launch clang could not parse (`k<<<grid, {8, 8, 1}>>>(...)`).
+  static bool hasErrorBetween(const TranslationUnitResult &unit, const std::vector<const HostTransfer *> &run) {
+    std::set<unsigned> copyLines;
+    for (const HostTransfer *t : run)
+      copyLines.insert(t->loc.line);
+    for (const FrontendMessage &e : unit.compileErrors)
+      if (e.loc.file == run.front()->loc.file && e.loc.line > run.front()->loc.line &&
+          e.loc.line < run.back()->loc.line && !copyLines.count(e.loc.line))
+        return true;
+    return false;
+  }
+
+  static void checkRuns(const TranslationUnitResult &unit, const HostFacts &facts, const RuleContext &ctx,
+                        const std::set<const HostTransfer *> &reported, std::vector<Finding> &out) {
+    // The copies of each function in source order.
+    std::map<std::string, std::vector<const HostTransfer *>> byFunction;
+    for (const HostTransfer &t : facts.transfers)
+      byFunction[t.function].push_back(&t);
+    for (auto &[fn, copies] : byFunction) {
+      std::sort(copies.begin(), copies.end(),
+                [](const HostTransfer *a, const HostTransfer *b) { return a->order < b->order; });
+      std::vector<const HostTransfer *> run;
+      auto flush = [&] {
+        if (run.size() >= kMinRun && !hasErrorBetween(unit, run))
+          out.push_back(makeRunFinding(run, ctx));
+        run.clear();
+      };
+      for (const HostTransfer *t : copies) {
+        if (!runPiece(*t, reported)) {
+          flush();
+          continue;
+        }
+        if (!run.empty() && !continues(facts, run, *t))
+          flush();
+        run.push_back(t);
+      }
+      flush();
+    }
+  }
+
+  static Finding makeRunFinding(const std::vector<const HostTransfer *> &run, const RuleContext &ctx) {
+    const HostTransfer &first = *run.front(), &last = *run.back();
+    bool h2d = first.direction == CopyDirection::HostToDevice;
+    int64_t total = 0, largest = 0;
+    bool pinned = true, scalars = true;
+    std::string sizes;
+    for (size_t i = 0; i < run.size(); ++i) {
+      const HostTransfer &t = *run[i];
+      total += *t.sizeBytes;
+      largest = std::max(largest, *t.sizeBytes);
+      const BufferOrigin &h = t.hostOperand == 0 ? t.dst : t.src;
+      pinned = pinned && h.kind == MemoryOrigin::Pinned;
+      scalars = scalars && h.scalar;
+      sizes += (i == 0 ? "" : i + 1 == run.size() ? " and " : ", ") + host::bytesText(*t.sizeBytes);
+    }
+    // Repeated with its loop (a time step, a batch of inputs): a warning; once per call of the function: a
+    // note, since the latency saved is paid once.
+    const HostLoop *loop = first.loops.empty() ? nullptr : &first.loops.back();
+    bool repeated = loop && (!loop->tripCount || *loop->tripCount >= 8);
+    std::string n = std::to_string(run.size());
+    std::string where = first.loc.line == last.loc.line ? "on line " + std::to_string(first.loc.line)
+                                                        : "on lines " + std::to_string(first.loc.line) + "-" +
+                                                              std::to_string(last.loc.line);
+    Finding f = host::makeFinding(
+        kInfo.id, repeated ? "warning" : "note", first.loc, first.function,
+        n + " " + first.api + " calls " + where + " copy " + n + " small pieces " +
+            (h2d ? "host to device" : "device to host") + " one by one (" + sizes + ", " + host::bytesText(total) +
+            " in all) with no kernel launch or wait between them" +
+            (loop ? std::string(repeated ? ", each iteration of the " : ", in the ") + loop->kind + " loop at line " +
+                        std::to_string(loop->loc.line)
+                  : std::string()) +
+            ": pack them into one buffer and copy it once");
+    std::string dir = copyDirectionName(first.direction);
+    std::string mem = pinned ? "pinned" : "pageable";
+    int64_t latBytes = 0;
+    if (auto lat = host::copyLatencyUs(ctx.profile, dir, mem, largest, latBytes)) {
+      f.notes.push_back({{}, "measured on " + host::deviceName(ctx.profile) + ": one " + host::bytesText(latBytes) + " " +
+                                 mem + " " + dir + " copy takes " + host::fixed(*lat, 1) +
+                                 " us (host_copy_latency); " + n + " such copies cost about " +
+                                 host::fixed(*lat * run.size(), 0) + " us in latency, one packed copy about " +
+                                 host::fixed(*lat, 0) + " us" + (repeated ? " (each iteration)" : "")});
+      f.details["measured"] = {{"probe", "host_copy_latency"}, {"bytes", latBytes}, {"time_us", *lat}};
+    }
+    std::string rewrite;
+    if (first.symbol)
+      rewrite = "rewrite: gather these __constant__ variables into one __constant__ struct, fill a host copy of it "
+                "and copy it with one cudaMemcpyToSymbol";
+    else if (h2d)
+      rewrite = std::string("rewrite: put the pieces in one host struct or array (ideally pinned), allocate one "
+                            "device buffer with the pieces at offsets, copy it with one cudaMemcpy and pass the "
+                            "kernels pointers into it") +
+                (scalars ? "; scalars a kernel only reads can instead be passed as kernel arguments, with no copy" : "");
+    else
+      rewrite = "rewrite: have the kernels write these results into one device struct or array and copy it back "
+                "with one cudaMemcpy";
+    f.notes.push_back({{}, rewrite});
+    nlohmann::json pieces = nlohmann::json::array();
+    for (const HostTransfer *t : run) {
+      nlohmann::json j = host::transferJson(*t);
+      j["line"] = t->loc.line;
+      pieces.push_back(j);
+    }
+    f.details["subject"] = hostText(first);
+    f.details["copies"] = run.size();
+    f.details["run_bytes"] = total;
+    f.details["run"] = pieces;
+    return f;
+  }
+
   static bool hasErrorIn(const TranslationUnitResult &unit, const HostLoop &loop, unsigned copyLine) {
     for (const FrontendMessage &e : unit.compileErrors)
       if (e.loc.file == loop.loc.file && e.loc.line >= loop.loc.line && e.loc.line <= loop.endLine &&
