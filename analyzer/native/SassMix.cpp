@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -666,11 +667,22 @@ std::map<size_t, double> nativeSharedScale(const NativeInstructionCount &n, cons
   if (!n.counted)
     return out;
   std::string kernelFile = baseOf(k.loc.file);
-  struct Line {
-    double requests = 0, words = 0;
-    std::vector<const AccessWork *> accesses;
+  // The lines of one straight-line region are compared together: nvcc
+  // attributes a word it loads once to the first line that reads it
+  // (cyclic reduction's `det` and `x[i1]` lines share b[i2] and c[i1]).
+  struct Access {
+    const AccessWork *work;
+    int line;
   };
-  std::map<int, Line> lines;
+  std::vector<Access> accesses;
+  std::map<int, int> parent; // union-find over lines
+  std::function<int(int)> find = [&](int x) {
+    auto it = parent.find(x);
+    if (it == parent.end() || it->second == x)
+      return x;
+    return it->second = find(it->second);
+  };
+  std::map<int, int> regionLine; // region -> a line of it
   for (const AccessWork &a : w.accesses) {
     if (!a.counted || a.access >= k.accesses.size() || a.warpExecutions <= 0)
       continue;
@@ -681,31 +693,49 @@ std::map<size_t, double> nativeSharedScale(const NativeInstructionCount &n, cons
                                     : (baseOf(m.loc.file) == kernelFile ? m.loc.line : 0);
     if (line <= 0)
       continue;
-    Line &l = lines[line];
-    l.requests += a.warpExecutions;
-    l.words += a.warpExecutions * std::max(1.0, double(a.widthBytes) / 4);
-    l.accesses.push_back(&a);
+    accesses.push_back({&a, line});
+    parent.emplace(line, line);
+    auto [it, fresh] = regionLine.emplace(a.region, line);
+    if (!fresh)
+      parent[find(line)] = find(it->second);
   }
-  for (auto &[line, l] : lines) {
-    auto req = n.sharedRequestsByLine.find(line);
-    auto words = n.sharedWordsByLine.find(line);
-    if (req == n.sharedRequestsByLine.end() || words == n.sharedWordsByLine.end() || req->second <= 0 ||
-        l.words <= 0)
-      continue;
+  struct Group {
+    double tallyWords = 0, nativeWords = 0;
+    std::set<int> lines;
+    std::vector<const AccessWork *> accesses;
+  };
+  std::map<int, Group> groups;
+  for (const Access &a : accesses) {
+    Group &g = groups[find(a.line)];
+    g.tallyWords += a.work->warpExecutions * std::max(1.0, double(a.work->widthBytes) / 4);
+    g.accesses.push_back(a.work);
+    if (g.lines.insert(a.line).second)
+      if (auto words = n.sharedWordsByLine.find(a.line); words != n.sharedWordsByLine.end())
+        g.nativeWords += words->second;
+  }
+  for (auto &[root, g] : groups) {
     // nvcc reuses a word it loaded for the unrolled iterations that read it
     // again: fewer native words than the source reads. Merged loads (LDS.64,
     // LDS.128 for a thread's adjacent words) move as many words and are left
     // as the tally prices them: the warp model serves a wide request in
     // phases of 128 bytes (WarpSimulator.cpp), so merging saves no wavefront.
-    double reuse = words->second / l.words;
+    if (g.tallyWords <= 0 || g.nativeWords <= 0)
+      continue;
+    double reuse = g.nativeWords / g.tallyWords;
     if (reuse >= 0.999)
       continue;
-    for (const AccessWork *a : l.accesses)
+    for (const AccessWork *a : g.accesses)
       out[a->access] = reuse;
     std::ostringstream os;
     os.precision(3);
-    os << "line " << line << ": " << words->second << " native shared words a block where the source reads "
-       << l.words << " (x" << reuse << ")";
+    os << (g.lines.size() == 1 ? "line " : "lines ");
+    bool first = true;
+    for (int l : g.lines) {
+      os << (first ? "" : ", ") << l;
+      first = false;
+    }
+    os << ": " << g.nativeWords << " native shared words a block where the source reads " << g.tallyWords << " (x"
+       << reuse << ")";
     notes.push_back(os.str());
   }
   return out;

@@ -98,12 +98,14 @@ NativeInstructionCount countNativeInstructions(const SassFunction &f, const Kern
 
 // The share of each shared access's wavefronts (by index into
 // KernelInfo::accesses) the native code issues, where it issues fewer than
-// the tally `w` counts from the source, line by line: nvcc keeps a word it
-// loaded in a register for the unrolled iterations that read it again, so
-// the line's native words a lane (LDS.128: 4) over the tally's scale its
-// accesses (cuda-samples convolutionColumnsKernel: 73 LDS where the source
-// reads 136 words a thread; ncu counts 680 shared wavefronts a block, the
-// tally 1,172). Merged loads move as many words and are left as they are.
+// the tally `w` counts from the source: nvcc keeps a word it loaded in a
+// register for the unrolled iterations that read it again, so the native
+// words a lane (LDS.128: 4) over the tally's, on the lines of one
+// straight-line region together (a word loaded once is on the first line
+// that reads it), scale their accesses (cuda-samples
+// convolutionColumnsKernel: 73 LDS where the source reads 136 words a
+// thread; ncu counts 680 shared wavefronts a block, the tally 1,172).
+// Merged loads move as many words and are left as they are.
 // Accesses the native code does not issue fewer of are left out (1).
 // `notes` gets one phrase a line scaled.
 std::map<size_t, double> nativeSharedScale(const NativeInstructionCount &n, const KernelInfo &k, const KernelWork &w,
