@@ -1,7 +1,9 @@
 // Host <-> device transfer probes (seed 002, Pasternak 2022, sec. 4.1 and
 // ch. 5): pageable against pinned copies by size (4.1.1, 5.1), the fixed cost
 // of one small copy that batching saves (4.1.2), staged copy/execute over
-// streams (4.1.3, 5.2) and the first touch of managed memory (4.1.4).
+// streams (4.1.3, 5.2), the first touch of managed memory (4.1.4) by a
+// kernel and by the host after a kernel, and why the first rate depends on
+// the kernel and the allocation.
 // These figures are about the PCIe link and the driver, not the SM, so they
 // are host wall-clock or CUDA-event times, never clock64.
 #include "probe.h"
@@ -9,11 +11,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 namespace probe {
 
@@ -416,6 +421,255 @@ void runManagedFirstTouch(Context& ctx, ProbeOutput& out) {
   }
   out.notes.push_back("none against prefetch + prefetch_time_ms is on-demand migration against one bulk "
                       "migration; device_resident is the same kernel on memory already on the GPU");
+}
+
+}  // namespace probe
+
+// ------------------------------------------- managed memory, host touch after a kernel
+
+namespace probe {
+
+// One float a thread, 256 a block: the shape of a kernel that writes its
+// results (or the examples/host pair's scaleShift when it also reads).
+__global__ void managedWriteKernel(float* p, size_t n) {
+  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) p[i] = float(i & 1023) * 0.5f;
+}
+
+__global__ void managedScaleKernel(float* p, size_t n) {
+  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) p[i] = p[i] * 2.0f + 1.0f;
+}
+
+__global__ void managedThreadReadKernel(const float* __restrict__ p, size_t n, float* sink) {
+  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n && p[i] == 1234.5f) sink[0] = p[i];
+}
+
+namespace {
+
+// The host's pass over a buffer, one thread, as plain application code does
+// it. Reads sum 32-bit words (integer adds: the compiler may vectorize them,
+// so the pass runs near memory speed once the pages are local and the page
+// faults are what differs); writes store every word.
+volatile uint32_t gHostSink = 0;
+void hostReadPass(const float* p, size_t n) {
+  const uint32_t* w = reinterpret_cast<const uint32_t*>(p);
+  uint32_t acc = 0;
+  for (size_t i = 0; i < n; ++i) acc += w[i];
+  gHostSink = acc;
+}
+void hostWritePass(float* p, size_t n) {
+  for (size_t i = 0; i < n; ++i) p[i] = float(i & 1023);
+}
+
+std::string readText(const char* path) {
+  FILE* f = std::fopen(path, "r");
+  if (!f) return "unreadable";
+  char buf[256] = {};
+  size_t got = std::fread(buf, 1, sizeof buf - 1, f);
+  std::fclose(f);
+  std::string s(buf, got);
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+std::string jsonString(const std::string& s) {
+  std::string o = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') o += '\\';
+    if (static_cast<unsigned char>(c) >= 0x20) o += c;
+  }
+  return o + "\"";
+}
+
+double msSince(HostClock::time_point t0) { return secondsSince(t0) * 1e3; }
+
+}  // namespace
+
+// After a kernel wrote a fresh managed buffer (its pages live on the GPU), the
+// host's first pass over the whole buffer: on demand (CPU page faults) against
+// cudaMemPrefetchAsync to the host + synchronize + the same pass; the pass
+// once more (pages now on the host) is the floor. Host steady clock.
+void runManagedHostTouch(Context& ctx, ProbeOutput& out) {
+  const size_t sizes[] = {4 * kMiB, 16 * kMiB, 64 * kMiB, 256 * kMiB};
+  cudaMemLocation host{};
+  host.type = cudaMemLocationTypeHost;
+  host.id = 0;
+  const std::string common = "a fresh cudaMallocManaged buffer each run, written whole by a kernel (one float a "
+                             "thread, 256 a block) and synchronized, untimed; then one host thread passes over "
+                             "every 32-bit word (read: an integer sum; write: a store of each float), timed with "
+                             "the host's steady clock";
+  const char* passes[] = {"read", "write"};
+  struct Row {
+    Value *none, *pre, *resident, *prefetchMs, *bwNone, *bwPre, *speedup;
+  };
+  std::vector<Row> rows;
+  for (const char* pass : passes) {
+    for (size_t bytes : sizes) {
+      const std::string size = sizeText(bytes);
+      auto params = [&](const char* mode) {
+        std::vector<Param> p{str("host_pass", pass), num("bytes", double(bytes))};
+        if (mode) p.push_back(str("prefetch", mode));
+        return p;
+      };
+      Row r{};
+      r.none = &out.add("host_time_ms", params("none"), "ms",
+                        std::string("the host's ") + pass + " pass over " + size +
+                            " right after the kernel, no prefetch: pages migrate on CPU page faults; " + common);
+      r.pre = &out.add("host_time_ms", params("prefetch"), "ms",
+                       std::string("cudaMemPrefetchAsync of the ") + size +
+                           " to the host (cudaMemLocation host), cudaStreamSynchronize, then the host's " + pass +
+                           " pass: the three together; " + common);
+      r.resident = &out.add("host_resident_time_ms", params(nullptr), "ms",
+                            std::string("the same ") + pass + " pass a second time right after the `none` pass "
+                            "(pages already on the host): the floor; " + common);
+      r.prefetchMs = &out.add("prefetch_time_ms", params(nullptr), "ms",
+                              "cudaMemPrefetchAsync of the " + size +
+                                  " to the host + cudaStreamSynchronize alone (part of host_time_ms prefetch); " +
+                                  common);
+      r.bwNone = &out.add("bandwidth_gbps", params("none"), "GB/s",
+                          "bytes (10^9 a GB) over host_time_ms none; " + common);
+      r.bwPre = &out.add("bandwidth_gbps", params("prefetch"), "GB/s",
+                         "bytes (10^9 a GB) over host_time_ms prefetch (prefetch included); " + common);
+      r.speedup = &out.add("prefetch_speedup", params(nullptr), "x",
+                           "host_time_ms none over host_time_ms prefetch, both from the same run (a sample is one "
+                           "run's pair); " + common);
+      rows.push_back(r);
+    }
+  }
+  auto fresh = [&](size_t bytes) {
+    float* p = nullptr;
+    PROBE_CHECK(cudaMallocManaged(&p, bytes));
+    const size_t n = bytes / sizeof(float);
+    managedWriteKernel<<<unsigned((n + 255) / 256), 256>>>(p, n);
+    checkLaunch("managed write kernel");
+    return p;
+  };
+  auto passMs = [&](bool write, float* p, size_t n) {
+    auto t0 = HostClock::now();
+    if (write)
+      hostWritePass(p, n);
+    else
+      hostReadPass(p, n);
+    return msSince(t0);
+  };
+  // One untimed round: module load and the UVM driver's first use.
+  {
+    float* p = fresh(16 * kMiB);
+    passMs(false, p, 16 * kMiB / sizeof(float));
+    PROBE_CHECK(cudaFree(p));
+  }
+  size_t k = 0;
+  for (int w = 0; w < 2; ++w) {
+    for (size_t bytes : sizes) {
+      Row& r = rows[k++];
+      const size_t n = bytes / sizeof(float);
+      for (int run = 0; run < ctx.runs; ++run) {
+        float* p = fresh(bytes);
+        const double none = passMs(w == 1, p, n);
+        r.resident->samples.push_back(passMs(w == 1, p, n));
+        PROBE_CHECK(cudaFree(p));
+
+        p = fresh(bytes);
+        auto t0 = HostClock::now();
+        PROBE_CHECK(cudaMemPrefetchAsync(p, bytes, host, 0, 0));
+        PROBE_CHECK(cudaStreamSynchronize(0));
+        const double pre = msSince(t0);
+        const double total = pre + passMs(w == 1, p, n);
+        PROBE_CHECK(cudaFree(p));
+
+        r.none->samples.push_back(none);
+        r.pre->samples.push_back(total);
+        r.prefetchMs->samples.push_back(pre);
+        r.bwNone->samples.push_back(double(bytes) / (none * 1e-3) / 1e9);
+        r.bwPre->samples.push_back(double(bytes) / (total * 1e-3) / 1e9);
+        r.speedup->samples.push_back(none / total);
+      }
+    }
+  }
+  int concurrent = 0, hostPageTables = 0;
+  PROBE_CHECK(cudaDeviceGetAttribute(&concurrent, cudaDevAttrConcurrentManagedAccess, ctx.device));
+  PROBE_CHECK(cudaDeviceGetAttribute(&hostPageTables, cudaDevAttrPageableMemoryAccessUsesHostPageTables, ctx.device));
+  out.derive("concurrent_managed_access", concurrent ? "true" : "false");
+  out.derive("pageable_memory_access_uses_host_page_tables", hostPageTables ? "true" : "false");
+  out.derive("host_page_bytes", std::to_string(sysconf(_SC_PAGESIZE)));
+  out.derive("transparent_hugepage", jsonString(readText("/sys/kernel/mm/transparent_hugepage/enabled")));
+  out.notes.push_back("the reverse of managed_first_touch: results a kernel wrote, then read (or overwritten) by "
+                      "host code; none against prefetch is on-demand migration by CPU page faults against one "
+                      "bulk migration to the host first; host_resident_time_ms is the pass itself");
+}
+
+// Why managed_first_touch's on-demand rate differs from the examples/host
+// managed pair's: the same on-demand migration (host-written pages, GPU page
+// faults) timed by CUDA events around one launch, for the probe's kernel and
+// the pair's, at three sizes, on a fresh allocation or on one reused the way
+// the pair's loop reuses it (host write, kernel, host read, again).
+void runManagedFirstTouchShapes(Context& ctx, ProbeOutput& out) {
+  const size_t sizes[] = {16 * kMiB, 128 * kMiB, 256 * kMiB};
+  const char* kernels[] = {"grid_stride_float4_read", "thread_per_float_read", "thread_per_float_read_write"};
+  const char* kernelText[] = {
+      "managed_first_touch's kernel: a grid-stride float4 read, 2 blocks of 1024 threads an SM",
+      "one float a thread read, 256 a block (one block per 1 KiB)",
+      "one float a thread read and written (x = 2x + 1), 256 a block: examples/host/managed_before.cu's "
+      "scaleShift"};
+  const char* allocs[] = {"fresh", "reused"};
+  const char* allocText[] = {
+      "a fresh cudaMallocManaged each run, written whole by one host loop, then the launch",
+      "one allocation for all runs: an untimed round first, then each run the host writes it whole, the launch, "
+      "and the host reads it whole (pages back on the host), as the examples/host pair's loop does"};
+  DeviceBuffer<float> sink(1);
+  EventTimer timer;
+  const int gsBlocks = ctx.prop.multiProcessorCount * 2;
+  auto launch = [&](int kernel, float* p, size_t bytes) {
+    const size_t n = bytes / sizeof(float);
+    timer.start();
+    if (kernel == 0)
+      managedReadKernel<<<gsBlocks, 1024>>>(reinterpret_cast<const float4*>(p), bytes / sizeof(float4), sink.ptr);
+    else if (kernel == 1)
+      managedThreadReadKernel<<<unsigned((n + 255) / 256), 256>>>(p, n, sink.ptr);
+    else
+      managedScaleKernel<<<unsigned((n + 255) / 256), 256>>>(p, n);
+    const float ms = timer.stopMs();
+    checkLaunch("managed shape kernel");
+    return ms;
+  };
+  for (int a = 0; a < 2; ++a) {
+    for (int kernel = 0; kernel < 3; ++kernel) {
+      for (size_t bytes : sizes) {
+        const size_t n = bytes / sizeof(float);
+        const std::vector<Param> params{str("kernel", kernels[kernel]), str("allocation", allocs[a]),
+                                        num("bytes", double(bytes))};
+        const std::string how = std::string(kernelText[kernel]) + " over " + sizeText(bytes) + "; " +
+                                allocText[a] + "; CUDA events around the one launch";
+        auto& t = out.add("kernel_time_ms", params, "ms", "on-demand migration (no prefetch): " + how);
+        auto& bw = out.add("bandwidth_gbps", params, "GB/s", "bytes (10^9 a GB) over kernel_time_ms; " + how);
+        float* p = nullptr;
+        if (a == 1) {
+          PROBE_CHECK(cudaMallocManaged(&p, bytes));
+          hostWritePass(p, n);
+          launch(kernel, p, bytes);
+          hostReadPass(p, n);
+        }
+        for (int run = 0; run < ctx.runs; ++run) {
+          if (a == 0) PROBE_CHECK(cudaMallocManaged(&p, bytes));
+          hostWritePass(p, n);
+          const float ms = launch(kernel, p, bytes);
+          t.samples.push_back(ms);
+          bw.samples.push_back(double(bytes) / (ms * 1e-3) / 1e9);
+          if (a == 0) {
+            PROBE_CHECK(cudaFree(p));
+            p = nullptr;
+          } else {
+            hostReadPass(p, n);
+          }
+        }
+        if (p) PROBE_CHECK(cudaFree(p));
+      }
+    }
+  }
+  out.notes.push_back("diagnostic for managed_first_touch: the same on-demand migration with its kernel and with "
+                      "the examples/host pair's kernel, by size and by whether the allocation is fresh or reused");
 }
 
 }  // namespace probe

@@ -50,6 +50,8 @@ void runHostTransferBandwidth(Context&, ProbeOutput&);
 void runHostCopyLatency(Context&, ProbeOutput&);
 void runCopyKernelOverlapVsStreams(Context&, ProbeOutput&);
 void runManagedFirstTouch(Context&, ProbeOutput&);
+void runManagedHostTouch(Context&, ProbeOutput&);
+void runManagedFirstTouchShapes(Context&, ProbeOutput&);
 void runWarpExchangeShuffleVsShared(Context&, ProbeOutput&);
 void runKernelFixedTime(Context&, ProbeOutput&);
 
@@ -167,6 +169,16 @@ const std::vector<ProbeInfo>& allProbes() {
        "cudaMallocManaged 256 MiB written by the host, then a float4 read kernel timed by CUDA events: on "
        "demand (faults), after cudaMemPrefetchAsync, and again once resident (seed 002 sec. 4.1.4)",
        runManagedFirstTouch},
+      {"managed_host_touch", "Managed memory written by a kernel, then read or written by the host",
+       "a fresh cudaMallocManaged of 4 to 256 MiB written by a kernel, then one host thread reads (or writes) "
+       "every word: on demand (CPU page faults) against cudaMemPrefetchAsync to the host + synchronize + the "
+       "same pass, and the pass again once resident; host steady clock (seed 002 sec. 4.1.4)",
+       runManagedHostTouch},
+      {"managed_first_touch_shapes", "On-demand migration to a kernel by kernel shape, size and allocation reuse",
+       "host-written managed memory read by managed_first_touch's grid-stride float4 kernel or by one-float-a-"
+       "thread kernels (read; read+write as in examples/host), 16 to 256 MiB, fresh or reused allocation; CUDA "
+       "events around the launch",
+       runManagedFirstTouchShapes},
       {"warp_exchange_shuffle_vs_shared", "Warp sum of 32 values: shuffle against shared memory",
        "5-step warp sum by __shfl_down_sync, through shared memory with __syncwarp, and through a volatile "
        "shared array without sync; cycles per reduction at 64 warps an SM and for one warp alone (clock64), "
