@@ -6,7 +6,9 @@
 #include "rules/AllRules.h"
 #include "rules/host/HostRule.h"
 
+#include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace warplint {
@@ -26,7 +28,12 @@ const RuleInfo kInfo{
     "explicit copies; without prefetching it costs much more. cudaMemPrefetchAsync(ptr, bytes, device, stream) "
     "before the launch moves the pages in bulk at copy-engine bandwidth (and to cudaCpuDeviceId before the host "
     "reads results); cudaMemAdvise states where the data should live. The finding quotes the active profile's "
-    "measured kernel time on first-touched managed memory without and with a prefetch (managed_first_touch). "
+    "measurements: for a kernel after a host touch, the kernel's time on host-touched managed memory without "
+    "and with a prefetch (managed_first_touch); for a host touch after a kernel, one host thread's first read "
+    "and write of memory a kernel wrote, without and with a prefetch to the host (prefetch included) and once "
+    "resident, at the measured size nearest the buffer's (managed_host_touch, 4 to 256 MiB). The host pass "
+    "itself is most of that time, so the prefetch back saves far less than the prefetch before a kernel; a "
+    "profile without the probe gives the finding without numbers. "
     "Only buffers whose managed origin is traced are considered, and only host touches, launches and "
     "prefetches written in one host function, in source order; any cudaMemAdvise of the buffer earlier in "
     "that function silences it, and so does handing the buffer, between the two, to code the analyzer cannot "
@@ -55,6 +62,7 @@ const RuleInfo kInfo{
 
 class ManagedMemoryNoPrefetch : public HostRule {
   static constexpr int64_t kPageBytes = 4096;
+  static constexpr double kMiB = 1024.0 * 1024.0;
 
 public:
   const RuleInfo &info() const override { return kInfo; }
@@ -64,9 +72,13 @@ public:
     // A buffer of at most one page moves as one page fault either way: a prefetch saves nothing
     // (`cudaMallocManaged(&sum, sizeof(float))` read back after an atomicAdd kernel).
     std::set<std::string> onePage;
-    for (const BufferOrigin &b : facts.managedBuffers)
+    std::map<std::string, std::optional<int64_t>> allocBytes; // each buffer's size where constant
+    for (const BufferOrigin &b : facts.managedBuffers) {
       if (b.allocBytes && *b.allocBytes <= kPageBytes)
         onePage.insert(b.key);
+      if (b.allocBytes)
+        allocBytes[b.key] = b.allocBytes;
+    }
     // Events of one function, in order.
     std::map<std::string, std::vector<const ManagedEvent *>> byFunction;
     for (const ManagedEvent &e : facts.managed)
@@ -106,7 +118,7 @@ public:
           std::string key = e.bufferKey + "@L" + std::to_string(prev->loc.line);
           if (!reported.insert(key).second)
             continue;
-          out.push_back(toHost(e, *prev, ctx));
+          out.push_back(toHost(e, *prev, allocBytes.count(e.bufferKey) ? allocBytes[e.bufferKey] : std::nullopt, ctx));
         }
       }
     }
@@ -133,6 +145,63 @@ private:
     }
   }
 
+  // The reverse direction (a kernel wrote the pages, then the host touches them): the active
+  // profile's managed_host_touch, at the measured size nearest the buffer's (log scale), or at the
+  // largest measured size when the buffer's size is not known. Nothing numeric without the probe.
+  static void measuredToHost(Finding &f, const RuleContext &ctx, std::optional<int64_t> bytes) {
+    if (!ctx.profile)
+      return;
+    const HardwareProfile &p = *ctx.profile;
+    auto at = [&](const char *name, const char *pass, const char *prefetch, double size) {
+      Params q{{"host_pass", pass}, {"bytes", size}};
+      if (prefetch)
+        q.emplace("prefetch", prefetch);
+      return p.find("managed_host_touch", name, q);
+    };
+    // The sizes the probe measures (probes/src/host_transfer_probes.cu, runManagedHostTouch).
+    const double sizes[] = {4.0 * kMiB, 16.0 * kMiB, 64.0 * kMiB, 256.0 * kMiB};
+    std::optional<double> size;
+    for (double s : sizes) {
+      if (!at("host_time_ms", "read", "none", s))
+        continue;
+      if (!size || !bytes ||
+          std::fabs(std::log2(s / double(*bytes))) < std::fabs(std::log2(*size / double(*bytes))))
+        size = s;
+    }
+    if (!size)
+      return;
+    auto noneR = at("host_time_ms", "read", "none", *size), preR = at("host_time_ms", "read", "prefetch", *size);
+    auto resR = at("host_resident_time_ms", "read", nullptr, *size);
+    auto noneW = at("host_time_ms", "write", "none", *size), preW = at("host_time_ms", "write", "prefetch", *size);
+    if (!noneR || !preR)
+      return;
+    const std::string mib = std::to_string(int64_t(*size / kMiB)) + " MiB";
+    std::string which = !bytes ? mib + ", the largest size measured: this buffer's size is not known"
+                        : double(*bytes) == *size ? mib
+                                                  : mib + ", the measured size nearest this buffer's " +
+                                                        host::fixed(double(*bytes) / kMiB, 1) + " MiB";
+    std::string s = "measured on " + p.deviceName() + " (managed_host_touch, " + which +
+                    "): after a kernel wrote the buffer, one host thread's first read of it took " +
+                    host::fixed(noneR->median, 2) + " ms with no prefetch and " + host::fixed(preR->median, 2) +
+                    " ms with cudaMemPrefetchAsync to the host and a synchronize first, the prefetch included (" +
+                    host::fixed(noneR->median / preR->median, 2) + "x)";
+    if (resR)
+      s += "; the same read takes " + host::fixed(resR->median, 2) + " ms once the pages are on the host";
+    if (noneW && preW)
+      s += "; a write of every element " + host::fixed(noneW->median, 2) + " against " +
+           host::fixed(preW->median, 2) + " ms (" + host::fixed(noneW->median / preW->median, 2) + "x)";
+    f.notes.push_back({{}, s});
+    nlohmann::json m = {{"probe", "managed_host_touch"}, {"bytes", int64_t(*size)},
+                        {"host_read_ms_none", noneR->median}, {"host_read_ms_prefetch", preR->median}};
+    if (resR)
+      m["host_read_ms_resident"] = resR->median;
+    if (noneW && preW) {
+      m["host_write_ms_none"] = noneW->median;
+      m["host_write_ms_prefetch"] = preW->median;
+    }
+    f.details["measured"] = m;
+  }
+
   static Finding toDevice(const ManagedEvent &launch, const ManagedEvent &touch, const RuleContext &ctx) {
     Finding f = host::makeFinding(
         kInfo.id, "warning", launch.loc, launch.function,
@@ -150,13 +219,14 @@ private:
     return f;
   }
 
-  static Finding toHost(const ManagedEvent &touch, const ManagedEvent &launch, const RuleContext &ctx) {
+  static Finding toHost(const ManagedEvent &touch, const ManagedEvent &launch, std::optional<int64_t> bytes,
+                        const RuleContext &ctx) {
     Finding f = host::makeFinding(
         kInfo.id, "warning", touch.loc, touch.function,
         "the host touches managed memory '" + touch.variable + "' that kernel '" + launch.text + "' (line " +
             std::to_string(launch.loc.line) + ") used, with no cudaMemPrefetchAsync to the host in between: its "
             "pages migrate back by CPU page faults");
-    measured(f, ctx);
+    measuredToHost(f, ctx, bytes);
     f.notes.push_back({launch.loc, "kernel '" + launch.text + "' uses '" + touch.variable + "' here"});
     f.notes.push_back({{}, "rewrite: after the kernel, cudaMemPrefetchAsync(" + touch.variable +
                                ", <its bytes>, cudaCpuDeviceId, <stream>) and synchronize that stream before the "

@@ -40,15 +40,27 @@ mg = []
 for mode, ms, gbps in (("none", 12.0, 20.0), ("prefetch", 2.0, 120.0), ("device_resident", 0.5, 480.0)):
     mg.append(value("managed_first_touch", "kernel_time_ms", {"prefetch": mode}, ms, "ms"))
     mg.append(value("managed_first_touch", "bandwidth_gbps", {"prefetch": mode}, gbps, "GB/s"))
+# managed_host_touch after a kernel: host pass times by size (read, write), with and without a prefetch.
+ht = []
+for mib, scale in ((4, 1.0), (16, 4.0), (64, 16.0), (256, 64.0)):
+    n = mib * 1048576
+    for pas, none, pre, res in (("read", 3.0, 2.0, 1.0), ("write", 6.0, 4.0, 2.0)):
+        ht.append(value("managed_host_touch", "host_time_ms", {"host_pass": pas, "bytes": n, "prefetch": "none"},
+                        none * scale, "ms"))
+        ht.append(value("managed_host_touch", "host_time_ms", {"host_pass": pas, "bytes": n, "prefetch": "prefetch"},
+                        pre * scale, "ms"))
+        ht.append(value("managed_host_touch", "host_resident_time_ms", {"host_pass": pas, "bytes": n},
+                        res * scale, "ms"))
 # The bundled profiles carry measured host probes now; drop them so that the
 # rules quote the fixture values and the expectations stay independent of them.
-fixture_ids = {"host_transfer_bandwidth", "host_copy_latency", "copy_kernel_overlap_vs_streams", "managed_first_touch"}
+fixture_ids = {"host_transfer_bandwidth", "host_copy_latency", "copy_kernel_overlap_vs_streams", "managed_first_touch",
+               "managed_host_touch"}
 p["probes"] = [probe for probe in p["probes"] if probe["id"] not in fixture_ids]
 if without:
     p["profile_id"] = "host-fixture-without-host-probes"
     json.dump(p, open(dst, "w"), indent=1)
     sys.exit(0)
 for pid, vals in (("host_transfer_bandwidth", bw), ("host_copy_latency", lat),
-                  ("copy_kernel_overlap_vs_streams", ov), ("managed_first_touch", mg)):
+                  ("copy_kernel_overlap_vs_streams", ov), ("managed_first_touch", mg), ("managed_host_touch", ht)):
     p["probes"].append({"id": pid, "title": pid, "method": "test fixture", "wall_seconds": 0.0, "values": vals})
 json.dump(p, open(dst, "w"), indent=1)

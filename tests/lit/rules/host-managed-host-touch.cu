@@ -1,0 +1,100 @@
+// managed-memory-no-prefetch, the reverse direction: a kernel writes managed
+// memory, then the host reads it with no prefetch back. The note quotes the
+// active profile's managed_host_touch at the measured size nearest the
+// buffer's (the fixture's values are test values, not measurements).
+// RUN: %python %S/Inputs/host_profile_fixture.py %S/../../../probes/profiles/h100.json %t.json
+// RUN: %not %warplint check %s --rules managed-memory-no-prefetch --profile %t.json --color=never 2>&1 | %FileCheck %s --implicit-check-not='warning:'
+// Without the probe in the profile: the same findings, nothing numeric.
+// RUN: %python %S/Inputs/host_profile_fixture.py --without-host-probes %S/../../../probes/profiles/h100.json %t.noprobe.json
+// RUN: %not %warplint check %s --rules managed-memory-no-prefetch --profile %t.noprobe.json --color=never 2>&1 | %FileCheck %s --check-prefix=NOPROBE
+// The bundled H100 profile quotes its own measurement.
+// RUN: %not %warplint check %s --rules managed-memory-no-prefetch --color=never 2>&1 | %FileCheck %s --check-prefix=BUNDLED
+// JSON carries the quoted values.
+// RUN: %not %warplint check %s --rules managed-memory-no-prefetch --profile %t.json --format json 2>&1 | %FileCheck %s --check-prefix=JSON
+
+#include <cuda_runtime.h>
+
+__global__ void produce(float *a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) a[i] = 0.5f * i;
+}
+
+// 64 MiB: a measured size.
+double readBack64() {
+  const int n = 1 << 24;
+  float *r;
+  cudaMallocManaged(&r, n * sizeof(float));
+  produce<<<n / 256, 256>>>(r, n);
+  cudaDeviceSynchronize();
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    // CHECK: :[[@LINE+3]]:10: warning: the host touches managed memory 'r' that kernel 'produce' (line [[@LINE-4]]) used, with no cudaMemPrefetchAsync to the host in between: its pages migrate back by CPU page faults [managed-memory-no-prefetch]
+    // CHECK: note: measured on FIXTURE-GPU (managed_host_touch, 64 MiB): after a kernel wrote the buffer, one host thread's first read of it took 48.00 ms with no prefetch and 32.00 ms with cudaMemPrefetchAsync to the host and a synchronize first, the prefetch included (1.50x); the same read takes 16.00 ms once the pages are on the host; a write of every element 96.00 against 64.00 ms (1.50x)
+    // CHECK: :[[@LINE-6]]:3: note: kernel 'produce' uses 'r' here
+    s += r[i];
+  cudaFree(r);
+  return s;
+}
+
+// 1 MiB: quoted at 4 MiB, the nearest measured size, and said so.
+double readBack1() {
+  const int n = 1 << 18;
+  float *r;
+  cudaMallocManaged(&r, n * sizeof(float));
+  produce<<<n / 256, 256>>>(r, n);
+  cudaDeviceSynchronize();
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    // CHECK: :[[@LINE+2]]:10: warning: the host touches managed memory 'r'
+    // CHECK: note: measured on FIXTURE-GPU (managed_host_touch, 4 MiB, the measured size nearest this buffer's 1.0 MiB): after a kernel wrote the buffer, one host thread's first read of it took 3.00 ms with no prefetch and 2.00 ms
+    s += r[i];
+  cudaFree(r);
+  return s;
+}
+
+// A size known only at run time: the largest measured size, and said so.
+double readBackUnknown(int n) {
+  float *r;
+  cudaMallocManaged(&r, n * sizeof(float));
+  produce<<<(n + 255) / 256, 256>>>(r, n);
+  cudaDeviceSynchronize();
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    // CHECK: :[[@LINE+2]]:10: warning: the host touches managed memory 'r'
+    // CHECK: note: measured on FIXTURE-GPU (managed_host_touch, 256 MiB, the largest size measured: this buffer's size is not known): after a kernel wrote the buffer, one host thread's first read of it took 192.00 ms with no prefetch and 128.00 ms
+    s += r[i];
+  cudaFree(r);
+  return s;
+}
+
+// Prefetched back to the host before the read: silent.
+double prefetchedBack() {
+  const int n = 1 << 24;
+  float *r;
+  cudaMallocManaged(&r, n * sizeof(float));
+  produce<<<n / 256, 256>>>(r, n);
+  cudaMemLocation host{};
+  host.type = cudaMemLocationTypeHost;
+  cudaMemPrefetchAsync(r, n * sizeof(float), host, 0, 0);
+  cudaDeviceSynchronize();
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += r[i];
+  cudaFree(r);
+  return s;
+}
+
+// NOPROBE: warning: the host touches managed memory 'r'
+// NOPROBE-NOT: managed_host_touch
+// NOPROBE-NOT: measured on
+// BUNDLED: warning: the host touches managed memory 'r'
+// BUNDLED: note: measured on NVIDIA H100 80GB HBM3 (managed_host_touch, 64 MiB): after a kernel wrote the buffer, one host thread's first read of it took
+// JSON: "direction": "device to host"
+// JSON: "measured": {
+// JSON-NEXT: "bytes": 67108864
+// JSON-NEXT: "host_read_ms_none": 48.0
+// JSON-NEXT: "host_read_ms_prefetch": 32.0
+// JSON-NEXT: "host_read_ms_resident": 16.0
+// JSON-NEXT: "host_write_ms_none": 96.0
+// JSON-NEXT: "host_write_ms_prefetch": 64.0
+// JSON-NEXT: "probe": "managed_host_touch"
