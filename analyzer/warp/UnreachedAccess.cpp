@@ -266,10 +266,8 @@ bool evaluateWithSmallGuardValues(const GuardedAccess &access, const std::vector
   return false;
 }
 
-} // namespace
-
-bool evaluateWhereGuardsPass(GuardedAccess &access, const std::vector<BlockShape> &shapes,
-                             const EvaluationOptions &opts, MemoryAccess &f) {
+bool evaluateWhereGuardsPassImpl(GuardedAccess &access, const std::vector<BlockShape> &shapes,
+                                 const EvaluationOptions &opts, MemoryAccess &f) {
   const MemoryAccess before = f;
   const std::vector<std::string> &assumptions = before.assumptions; // each evaluation adds its own
   std::vector<ExprRef> blockSelecting, rest;
@@ -297,6 +295,96 @@ bool evaluateWhereGuardsPass(GuardedAccess &access, const std::vector<BlockShape
     return true;
   f = before;
   return false;
+}
+
+// What evaluateWhereGuardsPassImpl left in the fields it writes, for an
+// access of the same fingerprint and the same state before it.
+struct GuardsPassOutcome {
+  bool evaluated = false;
+  bool guardsReplaced = false; // retry 1 kept: the access lost its block-selecting guards
+  std::vector<WarpAccessEval> evals;
+  int worstEval = -1;
+  std::vector<std::string> assumptions;
+  std::optional<UniformSweep> uniformSweep; // set by a retry; unset: f's own is kept
+  std::string guardValueAssumed, evaluatedWhereGuardsPass;
+};
+
+// Per thread (units are analyzed in parallel), for the whole run, bounded
+// like the evaluation memo: a stencil kernel repeats the same unreached
+// access hundreds of times (sw4ck: its retries were 17% of the file's time,
+// each retry a fingerprint and a copy of the memoized evaluation).
+struct GuardsPassMemo {
+  std::unordered_map<std::string, GuardsPassOutcome> byKey;
+  size_t samples = 0;
+  static constexpr size_t kMaxSamples = 200000, kMaxEntries = 20000;
+};
+
+// The key: everything the retries read of the access, the shapes and the
+// options, and the fields of f they start from (the assumptions they keep,
+// the markers they test).
+std::string guardsPassKey(const GuardedAccess &access, const std::vector<BlockShape> &shapes,
+                          const EvaluationOptions &opts, const MemoryAccess &f) {
+  std::string key = accessFingerprint(access, f.space, shapes, opts);
+  key += "|before" + std::to_string(f.evals.size()) + ',' + std::to_string(f.worstEval) + '|' + f.guardValueAssumed +
+         '|' + f.evaluatedWhereGuardsPass + '|';
+  for (const std::string &a : f.assumptions) {
+    key += a;
+    key += '\x1f';
+  }
+  return key;
+}
+
+} // namespace
+
+bool evaluateWhereGuardsPass(GuardedAccess &access, const std::vector<BlockShape> &shapes,
+                             const EvaluationOptions &opts, MemoryAccess &f) {
+  thread_local GuardsPassMemo memo;
+  std::string key = guardsPassKey(access, shapes, opts, f);
+  auto it = memo.byKey.find(key);
+  if (it == memo.byKey.end()) {
+    // Run without f's sweep, so that the outcome says whether a retry set
+    // one (the last retry with a sweep wins; none: f's stays).
+    MemoryAccess scratch = f;
+    scratch.uniformSweep.reset();
+    GuardsPassOutcome o;
+    size_t guardsBefore = access.guards.size();
+    GuardedAccess probe = access;
+    o.evaluated = evaluateWhereGuardsPassImpl(probe, shapes, opts, scratch);
+    o.guardsReplaced = probe.guards.size() != guardsBefore || probe.guards != access.guards;
+    if (o.evaluated) {
+      o.evals = std::move(scratch.evals);
+      o.worstEval = scratch.worstEval;
+      o.assumptions = std::move(scratch.assumptions);
+      o.uniformSweep = std::move(scratch.uniformSweep);
+      o.guardValueAssumed = std::move(scratch.guardValueAssumed);
+      o.evaluatedWhereGuardsPass = std::move(scratch.evaluatedWhereGuardsPass);
+    }
+    size_t samples = o.uniformSweep ? o.uniformSweep->samples.size() : 0;
+    if (memo.samples + samples > GuardsPassMemo::kMaxSamples || memo.byKey.size() >= GuardsPassMemo::kMaxEntries) {
+      memo.byKey.clear();
+      memo.samples = 0;
+    }
+    memo.samples += samples;
+    it = memo.byKey.emplace(std::move(key), std::move(o)).first;
+  }
+  const GuardsPassOutcome &o = it->second;
+  if (!o.evaluated)
+    return false;
+  if (o.guardsReplaced) {
+    // This access's own guards (its loops are its own objects), split as
+    // the retry that was kept split them.
+    std::vector<ExprRef> blockSelecting, rest;
+    splitBlockSelectingGuards(access, blockSelecting, rest);
+    access.guards = rest;
+  }
+  f.evals = o.evals;
+  f.worstEval = o.worstEval;
+  f.assumptions = o.assumptions;
+  if (o.uniformSweep)
+    f.uniformSweep = o.uniformSweep;
+  f.guardValueAssumed = o.guardValueAssumed;
+  f.evaluatedWhereGuardsPass = o.evaluatedWhereGuardsPass;
+  return true;
 }
 
 } // namespace warplint
