@@ -90,3 +90,36 @@ TEST(FlatExpr, LoopIterationsAsInputsAgreeWithEvaluate) {
   EXPECT_GT(known, compared / 5);
   EXPECT_LT(known, compared);
 }
+
+// The closed forms of `*=`, `<<=` and `>>=` loop variables (FlatExpr) against
+// the evaluator's step-by-step loopValueAt, past the point where the value
+// wraps, shifts out or reaches a fixed point.
+TEST(FlatExpr, MultiplicativeLoopVariablesAgreeWithStepping) {
+  const std::vector<int64_t> starts{0, 1, -1, 3, -7, 1000003, INT64_MAX, INT64_MIN, int64_t{1} << 40};
+  const std::vector<int64_t> steps{0, 1, 2, 3, -1, -2, 31, 62, 63, 64, -64, INT64_MIN};
+  int compared = 0, known = 0;
+  for (ExprOp op : {ExprOp::Mul, ExprOp::Shl, ExprOp::Shr, ExprOp::Div})
+    for (int64_t x : starts)
+      for (int64_t s : steps) {
+        auto rec = std::make_shared<LoopRecurrence>();
+        rec->loopId = 0;
+        rec->var = "v";
+        rec->stepOp = op;
+        rec->init = IndexExpr::constant(x);
+        rec->step = IndexExpr::constant(s);
+        ExprRef e = IndexExpr::loopVar(rec);
+        FlatExpr flat(*e, {}, {0});
+        Binding b;
+        ASSERT_TRUE(flat.bind(b));
+        for (int64_t k : {0, 1, 2, 3, 5, 20, 21, 22, 31, 32, 33, 62, 63, 64, 65, 100, 1000}) {
+          int64_t values[1] = {k};
+          auto got = flat.at(values);
+          auto expected = loopValueAt(*rec, b, k);
+          ASSERT_EQ(show(got), show(expected)) << "op " << static_cast<int>(op) << " x " << x << " step " << s << " k " << k;
+          ++compared;
+          known += expected.has_value();
+        }
+      }
+  EXPECT_GT(known, compared / 2);
+  EXPECT_LT(known, compared);
+}
