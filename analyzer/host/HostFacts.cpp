@@ -1,6 +1,7 @@
 #include "analyzer/host/HostFacts.h"
 #include "analyzer/host/HostBuffers.h"
 #include "analyzer/host/HostCallNames.h"
+#include "analyzer/host/HostTouchText.h"
 #include "analyzer/host/LaunchReach.h"
 #include "analyzer/model/KernelWalker.h"
 
@@ -566,15 +567,47 @@ private:
     BufferOrigin o = managedOrigin(base);
     if (o.kind != MemoryOrigin::Managed)
       return;
-    // One event per statement line and buffer is enough for ordering.
+    // One event per statement line and buffer is enough for ordering. Its text is one of the line's
+    // touches that is not one element at a constant place, where there is one (`m[0] + m[i]` is
+    // recorded as `m[i]`, at its column): managed-memory-no-prefetch takes a one-element text for the whole line
+    // (analyzer/host/HostTouchText.h).
     SourceLocation l = toLocation(sm_, whole->getBeginLoc());
     if (!out_.managed.empty()) {
-      const ManagedEvent &last = out_.managed.back();
+      ManagedEvent &last = out_.managed.back();
       if (last.kind == ManagedEvent::HostTouch && last.bufferKey == o.key && last.loc.line == l.line &&
-          last.loc.file == l.file)
+          last.loc.file == l.file) {
+        if (host::isOneElementTouchText(last.text)) {
+          std::string now = touchText(whole);
+          if (!host::isOneElementTouchText(now)) {
+            last.text = now;
+            last.loc = l;
+          }
+        }
         return;
+      }
     }
-    out_.managed.push_back(event(ManagedEvent::HostTouch, whole, o));
+    ManagedEvent ev = event(ManagedEvent::HostTouch, whole, o);
+    ev.text = touchText(whole);
+    out_.managed.push_back(std::move(ev));
+  }
+
+  // A touch's text as written; `m[0]` or `*m` of an element larger than a page says the element's
+  // size, so that it is not taken for a touch of one page (analyzer/host/HostTouchText.h).
+  std::string touchText(const Expr *whole) {
+    std::string t = text(whole);
+    if (t.size() > 80)
+      t = t.substr(0, 77) + "...";
+    if (host::isOneElementTouchText(t)) {
+      QualType ty = whole->getType();
+      if (ty.isNull() || ty->isIncompleteType() || ty->isDependentType() ||
+          ctx_.getTypeSizeInChars(ty).getQuantity() > 4096)
+        t += " (an element of " +
+             (ty.isNull() || ty->isIncompleteType() || ty->isDependentType()
+                  ? std::string("unknown size")
+                  : std::to_string(ctx_.getTypeSizeInChars(ty).getQuantity()) + " bytes") +
+             ")";
+    }
+    return t;
   }
 
   ManagedEvent event(ManagedEvent::Kind kind, const Expr *e, const BufferOrigin &o) {

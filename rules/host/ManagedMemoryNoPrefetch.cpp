@@ -5,6 +5,7 @@
 // waits, where one prefetch moves them in bulk, ahead of the work.
 #include "rules/AllRules.h"
 #include "rules/host/HostRule.h"
+#include "analyzer/host/HostTouchText.h"
 
 #include <cmath>
 #include <map>
@@ -42,7 +43,11 @@ const RuleInfo kInfo{
     "buffers passed to them. Prefetches and advice written with the device-number signatures of CUDA 12 and "
     "older (cudaMemPrefetchAsync(p, bytes, dev)), which CUDA 13's headers no longer accept, still count; "
     "sizeof(*p) is not a host touch; a buffer whose allocation is known to be at most one page (4 KiB) is not "
-    "reported (one page fault either way); a visible helper that prefetches or advises managed memory itself before "
+    "reported (one page fault either way), nor is a host touch of one element at a constant place (m[0], *m, "
+    "of an element of at most 4 KiB: printf of one result after the kernel), which moves one page where a "
+    "prefetch would move the whole buffer; such a touch also ends no pair (a loop over the buffer after it "
+    "is still reported against the kernel before it), while a loop over a few elements is still reported "
+    "(its trip count is not in the host facts); a visible helper that prefetches or advises managed memory itself before "
     "launching decides the pages of the buffers handed to it, like code the analyzer cannot follow.",
     "float *x;\n"
     "cudaMallocManaged(&x, n * sizeof(float));\n"
@@ -81,8 +86,12 @@ public:
     }
     // Events of one function, in order.
     std::map<std::string, std::vector<const ManagedEvent *>> byFunction;
+    // A host touch of one element at a constant place (`printf("%f", m[0])` after the kernel) moves
+    // one page, where a prefetch would move the whole buffer: no finding of its own, and it ends no
+    // pair (analyzer/host/HostTouchText.h says why its text suffices).
     for (const ManagedEvent &e : facts.managed)
-      if (!onePage.count(e.bufferKey))
+      if (!onePage.count(e.bufferKey) &&
+          !(e.kind == ManagedEvent::HostTouch && host::isOneElementTouchText(e.text)))
         byFunction[e.function].push_back(&e);
     for (auto &[fn, events] : byFunction) {
       std::set<std::string> reported; // (buffer, touch line) pairs already reported

@@ -84,6 +84,75 @@ double prefetchedBack() {
   return s;
 }
 
+// ---- one element at a constant place ---------------------------------------
+
+int printf(const char *, ...);
+
+// One result printed after the kernel: one page fault, where a prefetch back
+// would move the whole 64 MiB. Not reported.
+void printOne() {
+  const int n = 1 << 24;
+  float *m;
+  cudaMallocManaged(&m, n * sizeof(float));
+  produce<<<n / 256, 256>>>(m, n);
+  cudaDeviceSynchronize();
+  printf("%f %f\n", m[0], m[1]);
+  float last = *m;
+  (void)last;
+  cudaFree(m);
+}
+
+// One element first, then the whole buffer: the whole read is reported
+// against the kernel (the one element ends no pair).
+double oneThenAll() {
+  const int n = 1 << 24;
+  float *m;
+  cudaMallocManaged(&m, n * sizeof(float));
+  produce<<<n / 256, 256>>>(m, n);
+  cudaDeviceSynchronize();
+  double s = m[0];
+  for (int i = 0; i < n; ++i)
+    // CHECK: :[[@LINE+1]]:10: warning: the host touches managed memory 'm' that kernel 'produce' (line [[@LINE-4]]) used
+    s += m[i];
+  cudaFree(m);
+  return s;
+}
+
+// A constant index and a varying one on one line (here before a kernel):
+// the line is the varying one's.
+void mixedLine() {
+  const int n = 1 << 24;
+  float *m;
+  cudaMallocManaged(&m, n * sizeof(float));
+  for (int i = 0; i < n; ++i)
+    m[0] = m[i] = 1.0f;
+  // CHECK: :[[@LINE+2]]:3: warning: kernel 'produce' uses managed memory 'm' that the host touched at line [[@LINE-1]]
+  // CHECK: :[[@LINE-2]]:12: note: the host touches 'm' here: m[i]
+  produce<<<n / 256, 256>>>(m, n);
+  cudaDeviceSynchronize();
+  cudaFree(m);
+}
+
+// One element larger than a page (a 64 KiB record written and read whole):
+// reported both ways, and the text says the element's size.
+struct Record {
+  float v[16384];
+};
+__global__ void fill(Record *r) { r[blockIdx.x].v[threadIdx.x] = 1.0f; }
+float bigElement() {
+  Record *r;
+  cudaMallocManaged(&r, 256 * sizeof(Record));
+  r[0] = Record{};
+  // CHECK: :[[@LINE+2]]:3: warning: kernel 'fill' uses managed memory 'r' that the host touched at line [[@LINE-1]]
+  // CHECK: note: the host touches 'r' here: r[0] (an element of 65536 bytes)
+  fill<<<256, 256>>>(r);
+  cudaDeviceSynchronize();
+  // CHECK: :[[@LINE+1]]:16: warning: the host touches managed memory 'r' that kernel 'fill' (line [[@LINE-2]]) used
+  Record one = r[0];
+  cudaFree(r);
+  return one.v[1];
+}
+
 // NOPROBE: warning: the host touches managed memory 'r'
 // NOPROBE-NOT: managed_host_touch
 // NOPROBE-NOT: measured on
