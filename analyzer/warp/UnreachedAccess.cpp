@@ -347,10 +347,9 @@ bool evaluateWhereGuardsPass(GuardedAccess &access, const std::vector<BlockShape
     MemoryAccess scratch = f;
     scratch.uniformSweep.reset();
     GuardsPassOutcome o;
-    size_t guardsBefore = access.guards.size();
     GuardedAccess probe = access;
     o.evaluated = evaluateWhereGuardsPassImpl(probe, shapes, opts, scratch);
-    o.guardsReplaced = probe.guards.size() != guardsBefore || probe.guards != access.guards;
+    o.guardsReplaced = probe.guards != access.guards;
     if (o.evaluated) {
       o.evals = std::move(scratch.evals);
       o.worstEval = scratch.worstEval;
