@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds each before/after pair of examples/host (one pair per host-side rule
-# of issue 20) with nvcc -O3 -arch=sm_90, runs both, checks that their output
-# files are bit-identical (`cmp`) and prints the median time of each as a
+# of issue 20; host-transfer-batching has two: batching_* the loop of rows,
+# batching_run_* the run of small copies each time step) with nvcc -O3
+# -arch=sm_90, runs both, checks that their output files are bit-identical (`cmp`) and prints the median time of each as a
 # Markdown table: CUDA events around the whole copy + kernel (+ prefetch)
 # sequence, and the host's wall clock over the same sequence (for the managed
 # pair it also covers the host's read of the results, where CPU page faults
@@ -14,7 +15,7 @@ nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 [ -x "$nvcc" ] || nvcc=nvcc
 mkdir -p "$work"
 cd "$root/examples/host"
-names=(pageable batching overlap managed)
+names=(pageable batching batching_run overlap managed)
 pids=()
 for name in "${names[@]}"; do
   for v in before after; do
