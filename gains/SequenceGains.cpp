@@ -218,7 +218,8 @@ public:
     return after;
   }
 
-  // host-transfer-batching: the innermost loop's copies as one.
+  // host-transfer-batching, a loop copying one piece each iteration: the
+  // innermost loop's copies as one.
   std::optional<double> batched(const HostTransfer &t, std::string &why) const {
     if (t.loops.empty() || !t.loops.back().tripCount) {
       why = t.loops.empty() ? "the copy is in no loop"
@@ -238,6 +239,53 @@ public:
         after += e.times * e.us;
       }
     }
+    return after;
+  }
+
+  // host-transfer-batching, a run of small copies one after another (the
+  // finding's details.run: the copies' lines in source order, the first at
+  // `t`): wherever the run runs (each iteration of the loops around it), its
+  // copies replaced by one copy of their summed bytes, as the advice packs
+  // them into one host and one device buffer. The packed host buffer is
+  // pinned when every piece's is (what the rule's note assumes), else
+  // pageable. `bytes` receives the packed size.
+  std::optional<double> packedRun(const HostTransfer &t, const std::vector<unsigned> &lines, double &bytes,
+                                  std::string &why) const {
+    std::vector<const SequenceEvent *> copies;
+    for (const SequenceEvent &e : events_)
+      if (e.copy)
+        copies.push_back(&e);
+    std::sort(copies.begin(), copies.end(),
+              [](const SequenceEvent *a, const SequenceEvent *b) { return a->copy->order < b->copy->order; });
+    auto first = std::find_if(copies.begin(), copies.end(),
+                              [&](const SequenceEvent *e) { return sameLoc(e->copy->loc, t.loc); });
+    std::set<const SequenceEvent *> run;
+    // The rule's run is consecutive among the function's copies (any other
+    // copy between two pieces ends it).
+    for (size_t i = 0; first != copies.end() && i < lines.size() && first + i != copies.end(); ++i) {
+      const SequenceEvent *e = first[i];
+      if (e->copy->loc.line != lines[i] || e->copy->direction != t.direction || e->times != (*first)->times)
+        break;
+      run.insert(e);
+    }
+    if (lines.size() < 2 || run.size() != lines.size()) {
+      why = "the run's copies (lines " + std::to_string(lines.empty() ? 0 : lines.front()) + "-" +
+            std::to_string(lines.empty() ? 0 : lines.back()) + ") were not found in '" + function_ + "'";
+      return std::nullopt;
+    }
+    bytes = 0;
+    bool pinned = true;
+    for (const SequenceEvent *e : run) {
+      bytes += *copyBytes(*e->copy); // priced as written: the size is known
+      pinned = pinned && memoryOf(*e->copy) == "pinned";
+    }
+    auto packed = copyUs(p_, t, bytes, pinned ? "pinned" : "pageable", why);
+    if (!packed)
+      return std::nullopt;
+    double after = (*first)->times * *packed;
+    for (const SequenceEvent &e : events_)
+      if (!run.count(&e))
+        after += e.times * e.us;
     return after;
   }
 
@@ -342,6 +390,7 @@ void attachSequenceGains(const AnalysisResults &results, const GainsResult &kern
     std::optional<double> after;
     std::string change;
     std::string alsoAll;
+    std::optional<std::pair<size_t, double>> packed; // a batching run: its copies and packed bytes
     if (f.rule == "host-pageable-transfer") {
       after = pricer.pinned(*t, false, why);
       const BufferOrigin *h = hostSide(*t);
@@ -353,8 +402,24 @@ void attachSequenceGains(const AnalysisResults &results, const GainsResult &kern
                   speedupText(pricer.total() / *all);
       }
     } else if (f.rule == "host-transfer-batching") {
-      after = pricer.batched(*t, why);
-      change = "with the copies batched into one";
+      // Two shapes (rules/host/HostTransferBatching.cpp): a loop copying one
+      // piece each iteration (its copies merged into one), or a run of small
+      // copies one after another, listed in details.run (packed into one
+      // copy each time the run runs).
+      auto run = f.details.find("run");
+      if (run != f.details.end() && run->is_array() && !run->empty()) {
+        std::vector<unsigned> lines;
+        for (const auto &piece : *run)
+          lines.push_back(piece.value("line", 0u));
+        double bytes = 0;
+        after = pricer.packedRun(*t, lines, bytes, why);
+        packed = {lines.size(), bytes};
+        change = "with the run's " + std::to_string(lines.size()) + " copies packed into one of " +
+                 host::bytesText(int64_t(bytes)) + (t->loops.empty() ? "" : " each iteration");
+      } else {
+        after = pricer.batched(*t, why);
+        change = "with the copies batched into one";
+      }
     } else {
       int streams = intDetail(f, "streams_suggested");
       after = pricer.staged(*t, intDetail(f, "launch_line"), intDetail(f, "copy_back_line"), streams, why);
@@ -374,6 +439,10 @@ void attachSequenceGains(const AnalysisResults &results, const GainsResult &kern
                                   {"copy_share", round3(pricer.copyShare())},
                                   {"profile", profile->profileId()},
                                   {"assumes", "copies and kernels run one after another; loops around all of them left out"}};
+    if (packed) {
+      f.details["sequence_cost"]["run_copies_packed"] = packed->first;
+      f.details["sequence_cost"]["packed_copy_bytes"] = std::llround(packed->second);
+    }
     std::ostringstream share;
     share << std::lround(pricer.copyShare() * 100);
     f.notes.push_back(

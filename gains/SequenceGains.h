@@ -3,8 +3,9 @@
 // each priced with the active profile's measurements (a copy's time from
 // host_transfer_bandwidth and host_copy_latency at its size, memory and
 // direction; a launch's from the kernel cost model), summed as written and
-// with the finding's change applied (the buffer pinned, the copies batched
-// into one, the sequence staged over streams). Added to the finding as
+// with the finding's change applied (the buffer pinned, a loop's copies
+// batched into one, a run of small copies packed into one copy each time it
+// runs, the sequence staged over streams). Added to the finding as
 // details.predicted_sequence_speedup and a note; nothing is removed.
 #pragma once
 
