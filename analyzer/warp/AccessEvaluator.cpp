@@ -1,6 +1,7 @@
 #include "analyzer/warp/AccessEvaluator.h"
 #include "analyzer/warp/AccessFingerprint.h"
 #include "analyzer/warp/FlatExpr.h"
+#include "analyzer/warp/WarpOutcomes.h"
 #include "analyzer/warp/WarpSimulator.h"
 
 #include <algorithm>
@@ -162,6 +163,29 @@ SymbolTest sweptSymbol(const std::vector<int> &ids) {
 
 bool isThreadIdx(const Symbol &s) { return s.kind == SymbolKind::ThreadIdx; }
 
+// Whether the address, a guard or a loop bound either reads (conditions of
+// loops included, which IndexExpr::dependsOn does not look into) reads
+// blockDim: then a warp's outcome depends on the block's size.
+bool readsBlockDim(const GuardedAccess &a) {
+  auto isBlockDim = [](const Symbol &s) { return s.kind == SymbolKind::BlockDim; };
+  std::vector<std::shared_ptr<const LoopRecurrence>> loops;
+  a.byteOffset->collectLoops(loops);
+  for (auto &g : a.guards)
+    g->collectLoops(loops);
+  for (size_t i = 0; i < loops.size(); ++i) // grows: a condition may read further loops
+    if (loops[i]->cond)
+      loops[i]->cond->collectLoops(loops);
+  if (readsAny(*a.byteOffset, isBlockDim))
+    return true;
+  for (auto &g : a.guards)
+    if (readsAny(*g, isBlockDim))
+      return true;
+  for (auto &l : loops)
+    if (readsAny(*l->init, isBlockDim) || readsAny(*l->step, isBlockDim) || (l->cond && readsAny(*l->cond, isBlockDim)))
+      return true;
+  return false;
+}
+
 // Whether `e` is affine in the symbols `is` picks, jointly, by its form:
 // then e(x) = e(0) + sum_i x_i * (e(unit_i) - e(0)) exactly, and e(x) fails
 // to evaluate exactly when e(0) does (the operators that can fail never see
@@ -191,54 +215,6 @@ bool affineIn(const IndexExpr &e, const SymbolTest &is) {
     return false;
   }
 }
-
-// What the simulator says about one warp's lane addresses does not change
-// when every address moves by a multiple of 128 bytes (banks repeat every
-// 128 bytes, sectors every 32, lines every 128): such patterns are measured
-// once. The key: the active lanes and their addresses moved so that the
-// first active one lies in [0, 128).
-struct PatternKey {
-  std::array<int64_t, kWarpSize + 1> v{};
-  bool operator==(const PatternKey &o) const { return v == o.v; }
-};
-struct PatternHash {
-  size_t operator()(const PatternKey &k) const {
-    uint64_t h = 1469598103934665603ull;
-    for (int64_t x : k.v)
-      h = (h ^ static_cast<uint64_t>(x)) * 1099511628211ull;
-    return static_cast<size_t>(h);
-  }
-};
-
-// A lane-affine pattern by its corners: the warp (its lanes' threadIdx),
-// the active lanes, the address step along each threadIdx dimension and the
-// base address modulo 128 decide every lane's address up to a multiple of
-// 128 bytes, hence the measurement (PatternKey).
-struct CornerKey {
-  int warp = 0;
-  uint32_t activeMask = 0;
-  std::array<int64_t, 3> step{};
-  int64_t base = 0;
-  bool operator==(const CornerKey &o) const {
-    return warp == o.warp && activeMask == o.activeMask && step == o.step && base == o.base;
-  }
-};
-struct CornerHash {
-  // splitmix64's finalizer per field: FNV's multiply left the table's
-  // buckets unevenly filled (long chains dominated a loop-heavy file).
-  static uint64_t mix(uint64_t x) {
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-  }
-  size_t operator()(const CornerKey &k) const {
-    uint64_t h = 0;
-    for (uint64_t x : {static_cast<uint64_t>(k.warp), static_cast<uint64_t>(k.activeMask), static_cast<uint64_t>(k.step[0]),
-                       static_cast<uint64_t>(k.step[1]), static_cast<uint64_t>(k.step[2]), static_cast<uint64_t>(k.base)})
-      h = mix(h + x + 0x9e3779b97f4a7c15ull);
-    return static_cast<size_t>(h);
-  }
-};
 
 int64_t floorDiv128(int64_t a) { return a >= 0 ? a / 128 : -((-a + 127) / 128); }
 
@@ -281,7 +257,7 @@ struct SampleRun {
 std::vector<std::optional<WarpAccessEval>>
 evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, const EvaluationOptions &opts,
                           const std::vector<int> &sweptIds, const std::vector<std::vector<int64_t>> &samples,
-                          ThinnedIterations *thinnedOut) {
+                          ThinnedIterations *thinnedOut, WarpsAcrossShapes *acrossShapes) {
   std::vector<std::optional<WarpAccessEval>> out(samples.size());
   // The enumeration below is shared by the samples: it needs the guards and
   // the loops' conditions not to read the swept symbols (UniformSweep swaps
@@ -303,6 +279,14 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
       out[s] = evaluateWarpAccessSamples(access, block, opts, sweptIds, {samples[s]}, thinnedOut)[0];
     return out;
   }
+  // Warps another block shape measured already (WarpsAcrossShapes).
+  bool share = acrossShapes && block.y == 1 && block.z == 1 && block.x % kWarpSize == 0 && !readsBlockDim(access);
+  if (share && acrossShapes->samples != samples) {
+    *acrossShapes = WarpsAcrossShapes{};
+    acrossShapes->samples = samples;
+  }
+  MeasuredPatterns ownPatterns;
+  MeasuredPatterns &patterns = share ? acrossShapes->patterns : ownPatterns;
   Binding base = blockBinding(block, opts);
   auto bindSample = [&](Binding &b, const std::vector<int64_t> &values) {
     for (size_t i = 0; i < sweptIds.size(); ++i)
@@ -380,7 +364,6 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
   std::map<std::pair<int, int64_t>, std::array<bool, kWarpSize>> activeByWarp;
   std::string activeKey; // see below
   std::vector<SampleRun> runs(samples.size());
-  std::unordered_map<PatternKey, WarpAccessEval, PatternHash> measured;
   // A second block index matters only when the address or a guard reads it.
   bool readsBlockIdx = access.byteOffset->dependsOn(SymbolKind::BlockIdx);
   for (auto &g : access.guards)
@@ -477,7 +460,6 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
     return b;
   };
   std::vector<std::array<int64_t, 4>> variantCorners(sweptIds.size() + 1), sampleCorners(samples.size());
-  std::unordered_map<CornerKey, WarpAccessEval, CornerHash> measuredByCorners;
   // The loops the address reads (indices into plans). An iteration
   // combination that differs from one already measured only in the other
   // loops (those only guards read), with the same lanes active in every
@@ -496,14 +478,34 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
   bool skipRepeats = addressPlans.size() < plans.size();
   std::set<std::vector<int64_t>> measuredCombos;
   const std::vector<int> noWarps;
+  // Sample s of `warp` in block binding `b` measured as `m`: the sample's
+  // worst case so far, and whether the iteration matters.
+  auto account = [&](size_t s, const WarpAccessEval &m, int warp, const Binding &b) {
+    SampleRun &run = runs[s];
+    double sev = evaluationSeverity(m, access.space);
+    run.comboSeverity = std::max(run.comboSeverity, sev);
+    if (sev > run.worstSeverity) {
+      run.worstSeverity = sev;
+      WarpAccessEval e = m;
+      e.block = block;
+      e.warpInBlock = warp;
+      Binding named = b;
+      bindSample(named, samples[s]);
+      e.iteration = describeIteration(plans, named);
+      run.worst = std::move(e);
+    }
+  };
+  std::vector<int64_t> iterationValues(plans.size());
   size_t comboIndex = 0;
   std::vector<size_t> cursor(plans.size(), 0);
   for (;;) {
     for (auto &r : runs)
       r.comboSeverity = -1;
     Binding iterBinding = base;
-    for (size_t i = 0; i < plans.size(); ++i)
-      iterBinding.loopIter[plans[i].loop->loopId] = plans[i].iterations[cursor[i]];
+    for (size_t i = 0; i < plans.size(); ++i) {
+      iterationValues[i] = plans[i].iterations[cursor[i]];
+      iterBinding.loopIter[plans[i].loop->loopId] = iterationValues[i];
+    }
     bool repeat = false;
     if (skipRepeats) {
       std::vector<int64_t> signature;
@@ -522,6 +524,36 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
     for (int warp : repeat ? noWarps : warps) {
       for (int64_t bi : blockIdxChoices) {
         Binding b = inBlock(iterBinding, bi);
+        // A warp another shape measured: its outcome replayed.
+        WarpOutcome *outcome = nullptr;
+        if (share) {
+          auto [at, fresh] = acrossShapes->outcomes.try_emplace({warp, bi, iterationValues});
+          outcome = &at->second;
+          if (!fresh) {
+            if (outcome->anyUnknown)
+              return std::vector<std::optional<WarpAccessEval>>(samples.size());
+            anyActiveLane = anyActiveLane || outcome->anyActive;
+            for (size_t s = 0; s < samples.size() && outcome->anyActive; ++s) {
+              if (runs[s].failed)
+                continue;
+              if (outcome->failed[s])
+                runs[s].failed = true;
+              else if (outcome->measured[s])
+                account(s, *outcome->measured[s], warp, b);
+            }
+            continue;
+          }
+          outcome->measured.assign(samples.size(), nullptr);
+          outcome->failed.assign(samples.size(), 0);
+        }
+        // Samples an address of this warp failed to evaluate at. Without an
+        // outcome to record, a sample that failed before is not evaluated again.
+        auto skipSample = [&](size_t s) { return outcome ? outcome->failed[s] != 0 : runs[s].failed; };
+        auto failSample = [&](size_t s) {
+          runs[s].failed = true;
+          if (outcome)
+            outcome->failed[s] = 1;
+        };
         std::array<bool, kWarpSize> active{};
         auto cached = activeByWarp.find({warp, bi});
         if (!guardsReadLoops && cached != activeByWarp.end()) {
@@ -562,6 +594,8 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
         }
         bool anyActive = std::find(active.begin(), active.end(), true) != active.end();
         anyActiveLane = anyActiveLane || anyActive;
+        if (outcome)
+          outcome->anyActive = anyActive;
         if (!anyActive)
           continue; // no lane to measure, whatever the sample
         bool anyUnknown = false;
@@ -601,10 +635,10 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
             if (bound)
               address.atColumns(columns.data(), samples.size(), atSamples.data(), atSamplesOk.data());
             for (size_t s = 0; s < samples.size(); ++s) {
-              if (runs[s].failed)
+              if (skipSample(s))
                 continue;
               if (!bound || !atSamplesOk[s])
-                runs[s].failed = true;
+                failSample(s);
               else
                 sampleCorners[s][d] = atSamples[s];
             }
@@ -640,17 +674,20 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
             if (laneBound) // every sample in one pass
               address.atColumns(columns.data(), samples.size(), atSamples.data(), atSamplesOk.data());
             for (size_t s = 0; s < samples.size(); ++s) {
-              if (runs[s].failed)
+              if (skipSample(s))
                 continue;
               if (!laneBound || !atSamplesOk[s])
-                runs[s].failed = true;
+                failSample(s);
               else
                 row[s] = atSamples[s];
             }
           }
         }
-        if (anyUnknown) // for every sample alike
+        if (anyUnknown) { // for every sample alike
+          if (outcome)
+            outcome->anyUnknown = true;
           return std::vector<std::optional<WarpAccessEval>>(samples.size());
+        }
         // The lanes' threadIdx, and the box they span, for the corner path.
         std::array<std::array<int64_t, 3>, kWarpSize> laneThread{};
         int64_t boxLow[3] = {INT64_MAX, INT64_MAX, INT64_MAX}, boxHigh[3] = {INT64_MIN, INT64_MIN, INT64_MIN};
@@ -668,8 +705,7 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
             }
           }
         for (size_t s = 0; s < samples.size(); ++s) {
-          SampleRun &run = runs[s];
-          if (run.failed)
+          if (skipSample(s))
             continue;
           const WarpAccessEval *m = nullptr;
           CornerKey cornerKey;
@@ -696,7 +732,7 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
             if (inBounds) {
               cornerKey = {warp, activeMask, {step[0], step[1], step[2]}, c[0] - 128 * floorDiv128(c[0])};
               keyed = true;
-              if (auto it = measuredByCorners.find(cornerKey); it != measuredByCorners.end())
+              if (auto it = patterns.byCorners.find(cornerKey); it != patterns.byCorners.end())
                 m = &it->second;
             }
           }
@@ -734,25 +770,17 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
                 key.v[l] = lanes.address[l] - shift;
                 key.v[kWarpSize] |= int64_t{1} << l;
               }
-            auto it = measured.find(key);
-            if (it == measured.end())
-              it = measured.emplace(key, measurePattern(lanes, access.space)).first;
+            auto it = patterns.byAddresses.find(key);
+            if (it == patterns.byAddresses.end())
+              it = patterns.byAddresses.emplace(key, measurePattern(lanes, access.space)).first;
             m = &it->second;
             if (keyed)
-              measuredByCorners.emplace(cornerKey, *m);
+              m = &patterns.byCorners.emplace(cornerKey, *m).first->second;
           }
-          double sev = evaluationSeverity(*m, access.space);
-          run.comboSeverity = std::max(run.comboSeverity, sev);
-          if (sev > run.worstSeverity) {
-            run.worstSeverity = sev;
-            WarpAccessEval e = *m;
-            e.block = block;
-            e.warpInBlock = warp;
-            Binding named = b;
-            bindSample(named, samples[s]);
-            e.iteration = describeIteration(plans, named);
-            run.worst = std::move(e);
-          }
+          if (outcome)
+            outcome->measured[s] = m;
+          if (!runs[s].failed)
+            account(s, *m, warp, b);
         }
       }
     }
@@ -779,7 +807,7 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
       static_cast<int64_t>(combos) * warpCount * static_cast<int64_t>(blockIdxChoices.size()) <= opts.maxBindings) {
     EvaluationOptions every = opts;
     every.everyWarp = true;
-    return evaluateWarpAccessSamples(access, block, every, sweptIds, samples);
+    return evaluateWarpAccessSamples(access, block, every, sweptIds, samples, nullptr, acrossShapes);
   }
   for (size_t s = 0; s < samples.size(); ++s) {
     if (runs[s].failed)

@@ -68,10 +68,13 @@ std::optional<WarpAccessEval> evaluateWarpAccess(const GuardedAccess &access, co
 struct ThinnedIterations {
   size_t kept = 0, total = 0;
 };
+// `acrossShapes`, when given, keeps the warps measured under one block shape
+// for the next shapes of the same access and samples (WarpOutcomes.h).
+struct WarpsAcrossShapes;
 std::vector<std::optional<WarpAccessEval>>
 evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, const EvaluationOptions &opts,
                           const std::vector<int> &sweptIds, const std::vector<std::vector<int64_t>> &samples,
-                          ThinnedIterations *thinned = nullptr);
+                          ThinnedIterations *thinned = nullptr, WarpsAcrossShapes *acrossShapes = nullptr);
 
 // The pieces of that enumeration, for facts that evaluate several accesses of
 // one warp together (NarrowAccessGroups):

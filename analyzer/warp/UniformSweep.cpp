@@ -1,5 +1,6 @@
 #include "analyzer/warp/UniformSweep.h"
 #include "analyzer/warp/AccessFingerprint.h"
+#include "analyzer/warp/WarpOutcomes.h"
 
 #include <algorithm>
 #include <climits>
@@ -244,8 +245,9 @@ void evaluateAccessImpl(const GuardedAccess &access, const std::vector<BlockShap
   auto evaluateAll = [&](const GuardedAccess &ga, const EvaluationOptions &eo, std::vector<WarpAccessEval> &evals,
                          int &worstIndex) {
     double worst = -1;
+    WarpsAcrossShapes acrossShapes;
     for (auto &shape : shapes) {
-      auto e = evaluateWarpAccess(ga, shape, eo);
+      auto e = evaluateWarpAccessSamples(ga, shape, eo, {}, {{}}, nullptr, &acrossShapes)[0];
       if (!e)
         continue;
       evals.push_back(*e);
@@ -318,8 +320,9 @@ void evaluateAccessImpl(const GuardedAccess &access, const std::vector<BlockShap
   // All of them at once per shape (one enumeration of loops and lanes).
   std::vector<std::vector<std::optional<WarpAccessEval>>> perShape;
   ThinnedIterations thinned;
+  WarpsAcrossShapes acrossShapes;
   for (auto &shape : shapes)
-    perShape.push_back(evaluateWarpAccessSamples(swept, shape, opts, sweptIds, combinations, &thinned));
+    perShape.push_back(evaluateWarpAccessSamples(swept, shape, opts, sweptIds, combinations, &thinned, &acrossShapes));
   if (thinned.total > 0)
     f.assumptions.push_back("loop iterations sampled: " + std::to_string(thinned.kept) + " of " +
                             std::to_string(thinned.total) + " iteration combinations at each of the " +

@@ -1,6 +1,7 @@
 // The index algebra and the warp instantiation over symbolic addresses: the
 // positives and the traps of the two diagnostics, without Clang.
 #include "analyzer/warp/AccessEvaluator.h"
+#include "analyzer/warp/WarpOutcomes.h"
 #include <gtest/gtest.h>
 
 using namespace warplint;
@@ -174,4 +175,71 @@ TEST(Evaluator, DoublesInSharedMemory) {
   EXPECT_EQ(e.bankConflictDegree, 16);
   auto row = shared(add(mul(ty(), C(32)), tx()), {32, 8, 1}, 8);
   EXPECT_EQ(row.bankConflictDegree, 1);
+}
+
+namespace {
+
+// Every sample's evaluation under each shape, with the warps kept across
+// shapes (as UniformSweep evaluates) or each shape on its own.
+std::vector<std::optional<WarpAccessEval>> acrossFourShapes(const GuardedAccess &a, const std::vector<int> &swept,
+                                                            const std::vector<std::vector<int64_t>> &samples,
+                                                            bool keepWarps, size_t *outcomesKept = nullptr) {
+  std::vector<std::optional<WarpAccessEval>> all;
+  WarpsAcrossShapes kept;
+  for (BlockShape shape : {BlockShape{128, 1, 1}, BlockShape{256, 1, 1}, BlockShape{512, 1, 1}, BlockShape{1024, 1, 1}}) {
+    auto r = evaluateWarpAccessSamples(a, shape, {}, swept, samples, nullptr, keepWarps ? &kept : nullptr);
+    all.insert(all.end(), r.begin(), r.end());
+  }
+  if (outcomesKept)
+    *outcomesKept = kept.outcomes.size();
+  return all;
+}
+
+void expectSameEvaluations(const std::vector<std::optional<WarpAccessEval>> &x,
+                           const std::vector<std::optional<WarpAccessEval>> &y) {
+  ASSERT_EQ(x.size(), y.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    ASSERT_EQ(x[i].has_value(), y[i].has_value()) << i;
+    if (!x[i])
+      continue;
+    EXPECT_EQ(x[i]->block.x, y[i]->block.x) << i;
+    EXPECT_EQ(x[i]->warpInBlock, y[i]->warpInBlock) << i;
+    EXPECT_EQ(x[i]->iteration, y[i]->iteration) << i;
+    EXPECT_EQ(x[i]->bankConflictDegree, y[i]->bankConflictDegree) << i;
+    EXPECT_EQ(x[i]->wavefronts, y[i]->wavefronts) << i;
+    EXPECT_EQ(x[i]->activeLanes, y[i]->activeLanes) << i;
+    EXPECT_EQ(x[i]->conflictLanes, y[i]->conflictLanes) << i;
+  }
+}
+
+} // namespace
+
+TEST(Evaluator, WarpsKeptAcrossShapesGiveTheSameEvaluations) {
+  // A parallel cyclic reduction step: sdata[(tid + delta) & (n - 1)] with
+  // delta doubling in a loop and n swept, under a guard on tid.
+  auto rec = std::make_shared<LoopRecurrence>();
+  rec->loopId = 0;
+  rec->var = "delta";
+  rec->init = C(1);
+  rec->stepOp = ExprOp::Mul;
+  rec->step = C(2);
+  ExprRef delta = IndexExpr::loopVar(rec);
+  rec->cond = op(ExprOp::Lt, delta, C(512));
+  ExprRef n = IndexExpr::symbol({SymbolKind::Uniform, 1 << 24, "n"});
+  ExprRef index = op(ExprOp::And, add(tx(), delta), op(ExprOp::Sub, n, C(1)));
+  GuardedAccess a{mul(index, C(4)), 4, AddressSpace::Shared, {op(ExprOp::Lt, tx(), C(200))}};
+  std::vector<std::vector<int64_t>> samples{{1}, {2}, {32}, {33}, {64}, {1024}};
+  size_t kept = 0;
+  auto shared = acrossFourShapes(a, {1 << 24}, samples, true, &kept);
+  expectSameEvaluations(acrossFourShapes(a, {1 << 24}, samples, false), shared);
+  EXPECT_GT(kept, 0u); // the warps were kept, and reused: the results above agree
+  // An address that reads blockDim is evaluated per shape, nothing kept.
+  GuardedAccess sized{mul(add(tx(), mul(bx(), bdx())), C(4)), 4, AddressSpace::Global, {}};
+  expectSameEvaluations(acrossFourShapes(sized, {}, {{}}, false), acrossFourShapes(sized, {}, {{}}, true, &kept));
+  EXPECT_EQ(kept, 0u);
+  // Nor when only a loop's bound reads it.
+  rec->cond = op(ExprOp::Lt, delta, bdx());
+  expectSameEvaluations(acrossFourShapes(a, {1 << 24}, samples, false),
+                        acrossFourShapes(a, {1 << 24}, samples, true, &kept));
+  EXPECT_EQ(kept, 0u);
 }
