@@ -186,6 +186,52 @@ bool readsBlockDim(const GuardedAccess &a) {
   return false;
 }
 
+// Whether `e` is 0 whenever blockIdx is (blockIdx.x * blockDim.x, shifted
+// or scaled), by its form.
+bool zeroInBlockZero(const IndexExpr &e) {
+  switch (e.op) {
+  case ExprOp::Const: return e.value == 0;
+  case ExprOp::Sym: return e.sym.kind == SymbolKind::BlockIdx;
+  case ExprOp::Mul:
+  case ExprOp::And: return zeroInBlockZero(*e.operands[0]) || zeroInBlockZero(*e.operands[1]);
+  case ExprOp::Add:
+  case ExprOp::Sub: return zeroInBlockZero(*e.operands[0]) && zeroInBlockZero(*e.operands[1]);
+  case ExprOp::Shl:
+  case ExprOp::Shr: return zeroInBlockZero(*e.operands[0]);
+  default: return false;
+  }
+}
+
+// Whether `e` reads blockDim other than in a part zeroInBlockZero: in block
+// (0, 0, 0) its value then does not depend on the block's size. Loops are
+// followed into their initial value, step and condition, each once.
+bool readsBlockDimInBlockZero(const IndexExpr &e, std::set<int> &loopsSeen) {
+  if (zeroInBlockZero(e))
+    return false;
+  if (e.op == ExprOp::Sym)
+    return e.sym.kind == SymbolKind::BlockDim;
+  if (e.op == ExprOp::LoopVar) {
+    if (!loopsSeen.insert(e.loop->loopId).second)
+      return false;
+    return readsBlockDimInBlockZero(*e.loop->init, loopsSeen) || readsBlockDimInBlockZero(*e.loop->step, loopsSeen) ||
+           (e.loop->cond && readsBlockDimInBlockZero(*e.loop->cond, loopsSeen));
+  }
+  for (auto &o : e.operands)
+    if (readsBlockDimInBlockZero(*o, loopsSeen))
+      return true;
+  return false;
+}
+
+bool readsBlockDimInBlockZero(const GuardedAccess &a) {
+  std::set<int> loopsSeen;
+  if (readsBlockDimInBlockZero(*a.byteOffset, loopsSeen))
+    return true;
+  for (auto &g : a.guards)
+    if (readsBlockDimInBlockZero(*g, loopsSeen))
+      return true;
+  return false;
+}
+
 // Whether `e` is affine in the symbols `is` picks, jointly, by its form:
 // then e(x) = e(0) + sum_i x_i * (e(unit_i) - e(0)) exactly, and e(x) fails
 // to evaluate exactly when e(0) does (the operators that can fail never see
@@ -280,7 +326,12 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
     return out;
   }
   // Warps another block shape measured already (WarpsAcrossShapes).
-  bool share = acrossShapes && block.y == 1 && block.z == 1 && block.x % kWarpSize == 0 && !readsBlockDim(access);
+  // Lane patterns are measured alike under every 1-D shape; a warp's whole
+  // outcome when nothing reads blockDim, or in block 0 when only parts that
+  // are 0 there do (blockIdx.x * blockDim.x + threadIdx.x).
+  bool share = acrossShapes && block.y == 1 && block.z == 1 && block.x % kWarpSize == 0;
+  bool shareEveryBlock = share && !readsBlockDim(access);
+  bool shareBlockZero = shareEveryBlock || (share && !opts.lastBlock && !readsBlockDimInBlockZero(access));
   if (share && acrossShapes->samples != samples) {
     *acrossShapes = WarpsAcrossShapes{};
     acrossShapes->samples = samples;
@@ -442,6 +493,35 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
     }
     return masks;
   };
+  // The same, kept per thread across accesses: the accesses of one loop body
+  // share its guards (a kernel's loop nest evaluated them once per access and
+  // per shape; issue 19). The key names what the masks depend on: the guards
+  // and binding (guardsContextFingerprint), the loops' iterations, the warp
+  // and the block.
+  auto lanesPerIteration = [&](const Binding &b, int warp, int64_t bi) {
+    if (activeKey.empty())
+      activeKey = guardsContextFingerprint(access.guards, block, base);
+    std::string key = activeKey + "|i";
+    for (auto &p : plans) {
+      key += std::to_string(p.loop->loopId) + ':';
+      for (int64_t v : p.iterations)
+        key += std::to_string(v) + ',';
+      key += ';';
+    }
+    key += "|w" + std::to_string(warp) + ',' + std::to_string(bi);
+    thread_local std::unordered_map<std::string, std::vector<uint32_t>> memo;
+    thread_local size_t memoMasks = 0;
+    if (auto it = memo.find(key); it != memo.end())
+      return it->second;
+    std::vector<uint32_t> masks = activeLanesPerIteration(b, warp);
+    if (memoMasks + masks.size() > (size_t{1} << 22)) { // 16 MiB of masks
+      memo.clear();
+      memoMasks = 0;
+    }
+    memoMasks += masks.size();
+    memo.emplace(std::move(key), masks);
+    return masks;
+  };
   // The corner path's state (see below), allocated once.
   std::array<Binding, 4> cornerBindings;
   // Corner d of a warp under `b`: threadIdx 0, or one step along dimension d - 1.
@@ -516,7 +596,7 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
           for (int64_t bi : blockIdxChoices) {
             auto &masks = activeByIteration[{warp, bi}];
             if (masks.empty())
-              masks = activeLanesPerIteration(inBlock(iterBinding, bi), warp);
+              masks = lanesPerIteration(inBlock(iterBinding, bi), warp, bi);
             signature.push_back(masks[comboIndex]);
           }
       repeat = !measuredCombos.insert(std::move(signature)).second;
@@ -526,7 +606,7 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
         Binding b = inBlock(iterBinding, bi);
         // A warp another shape measured: its outcome replayed.
         WarpOutcome *outcome = nullptr;
-        if (share) {
+        if (shareEveryBlock || (shareBlockZero && bi == 0)) {
           auto [at, fresh] = acrossShapes->outcomes.try_emplace({warp, bi, iterationValues});
           outcome = &at->second;
           if (!fresh) {
@@ -561,7 +641,7 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
         } else if (guardsReadLoops) {
           auto &masks = activeByIteration[{warp, bi}];
           if (masks.empty())
-            masks = activeLanesPerIteration(b, warp);
+            masks = lanesPerIteration(b, warp, bi);
           for (int l = 0; l < kWarpSize; ++l)
             active[l] = (masks[comboIndex] >> l) & 1;
         } else {

@@ -233,8 +233,14 @@ TEST(Evaluator, WarpsKeptAcrossShapesGiveTheSameEvaluations) {
   auto shared = acrossFourShapes(a, {1 << 24}, samples, true, &kept);
   expectSameEvaluations(acrossFourShapes(a, {1 << 24}, samples, false), shared);
   EXPECT_GT(kept, 0u); // the warps were kept, and reused: the results above agree
-  // An address that reads blockDim is evaluated per shape, nothing kept.
-  GuardedAccess sized{mul(add(tx(), mul(bx(), bdx())), C(4)), 4, AddressSpace::Global, {}};
+  // The global index reads blockDim only in blockIdx.x * blockDim.x: block 0's
+  // warps are kept, block 1's evaluated per shape.
+  GuardedAccess global{mul(add(tx(), mul(bx(), bdx())), C(4)), 4, AddressSpace::Global,
+                       {op(ExprOp::Lt, add(tx(), mul(bx(), bdx())), C(300))}};
+  expectSameEvaluations(acrossFourShapes(global, {}, {{}}, false), acrossFourShapes(global, {}, {{}}, true, &kept));
+  EXPECT_EQ(kept, 6u); // block 0 only: warps 0 and 1, and each shape's last (3, 7, 15, 31)
+  // An address that reads blockDim otherwise is evaluated per shape, nothing kept.
+  GuardedAccess sized{mul(add(tx(), bdx()), C(4)), 4, AddressSpace::Global, {}};
   expectSameEvaluations(acrossFourShapes(sized, {}, {{}}, false), acrossFourShapes(sized, {}, {{}}, true, &kept));
   EXPECT_EQ(kept, 0u);
   // Nor when only a loop's bound reads it.
