@@ -148,11 +148,18 @@ namespace {
 
 using SymbolTest = std::function<bool(const Symbol &)>;
 
-// Whether `e` reads a symbol `is` picks.
+// Whether `e` reads a symbol `is` picks (as collectSymbols finds them: loop
+// variables through their initial value and step). A walk that stops at the
+// first, not a list of every symbol: affineIn asks at every node.
 bool readsAny(const IndexExpr &e, const SymbolTest &is) {
-  std::vector<Symbol> syms;
-  e.collectSymbols(syms);
-  return std::any_of(syms.begin(), syms.end(), is);
+  if (e.op == ExprOp::Sym)
+    return is(e.sym);
+  if (e.op == ExprOp::LoopVar)
+    return readsAny(*e.loop->init, is) || readsAny(*e.loop->step, is);
+  for (auto &o : e.operands)
+    if (readsAny(*o, is))
+      return true;
+  return false;
 }
 
 SymbolTest sweptSymbol(const std::vector<int> &ids) {
@@ -1009,39 +1016,100 @@ BlockEnumeration enumerateBlock(const GuardedAccess &access, const BlockShape &b
   // thread runs only the instructions that read its threadIdx.
   const std::vector<int> none;
   FlatExpr address(*access.byteOffset, none, none, true);
-  std::vector<FlatExpr> guards, conds;
-  for (auto &g : access.guards)
-    guards.emplace_back(*g, none, none, true);
+  // An address affine in threadIdx: each step's three steps along threadIdx
+  // give every thread's (affineIn: it fails exactly where threadIdx 0's does).
+  bool threadAffine = affineIn(*access.byteOffset, isThreadIdx);
+  // Which threads run each step: the loops' own conditions and the guards
+  // (a thread runs unless one is known false; one that fails to bind or
+  // evaluate passes), kept per thread across accesses: the accesses under
+  // one `if` in one loop nest share them (a stencil's hundreds).
+  std::vector<ExprRef> tests = access.guards;
   for (auto &p : plans)
     if (p.loop->cond)
-      conds.emplace_back(*p.loop->cond, none, none, true);
-  auto known0 = [](const std::optional<int64_t> &v) { return v && *v == 0; };
-  // A bind that fails, fails for every thread of the step (as evaluate would).
-  std::vector<char> guardBound(guards.size()), condBound(conds.size());
+      tests.push_back(p.loop->cond);
+  std::string runsKey = guardsContextFingerprint(tests, block, base) + "|b";
+  for (int d = 0; d < 3; ++d)
+    runsKey += std::to_string(base.blockIdx[d]) + ',';
+  for (auto &p : plans) {
+    runsKey += '|' + std::to_string(p.loop->loopId) + ':';
+    for (int64_t v : p.iterations)
+      runsKey += std::to_string(v) + ',';
+  }
+  thread_local std::unordered_map<std::string, std::vector<char>> runsMemo;
+  thread_local size_t runsMemoBytes = 0;
+  const std::vector<char> *runs = nullptr;
+  if (auto it = runsMemo.find(runsKey); it != runsMemo.end())
+    runs = &it->second;
+  std::vector<char> ownRuns;
+  if (!runs) {
+    std::vector<FlatExpr> compiled;
+    for (auto &t : tests)
+      compiled.emplace_back(*t, none, none, true);
+    std::vector<char> bound(compiled.size());
+    std::vector<size_t> at(plans.size(), 0);
+    Binding b = base;
+    for (size_t step = 0; step < combos; ++step) {
+      for (size_t i = 0; i < plans.size(); ++i)
+        b.loopIter[plans[i].loop->loopId] = plans[i].iterations[at[i]];
+      for (size_t i = 0; i < compiled.size(); ++i)
+        bound[i] = compiled[i].bind(b);
+      for (int64_t tid = 0; tid < block.threads(); ++tid) {
+        b.threadIdx[0] = tid % block.x;
+        b.threadIdx[1] = (tid / block.x) % block.y;
+        b.threadIdx[2] = tid / (block.x * block.y);
+        bool pass = true;
+        for (size_t i = 0; i < compiled.size() && pass; ++i)
+          if (bound[i]) {
+            auto v = compiled[i].at(b.threadIdx);
+            pass = !(v && *v == 0);
+          }
+        ownRuns.push_back(pass);
+      }
+      for (size_t i = 0; i < plans.size() && ++at[i] == plans[i].iterations.size(); ++i)
+        at[i] = 0;
+    }
+    if (runsMemoBytes + ownRuns.size() > (size_t{1} << 24)) {
+      runsMemo.clear();
+      runsMemoBytes = 0;
+    }
+    runsMemoBytes += ownRuns.size();
+    runs = &runsMemo.emplace(std::move(runsKey), std::move(ownRuns)).first->second;
+  }
   std::vector<BlockLane> lanes;
   std::vector<size_t> cursor(plans.size(), 0);
   Binding b = base;
   for (int64_t step = 0;; ++step) {
     for (size_t i = 0; i < plans.size(); ++i)
       b.loopIter[plans[i].loop->loopId] = plans[i].iterations[cursor[i]];
-    for (size_t i = 0; i < conds.size(); ++i)
-      condBound[i] = conds[i].bind(b);
-    for (size_t i = 0; i < guards.size(); ++i)
-      guardBound[i] = guards[i].bind(b);
     bool addressBound = address.bind(b);
+    bool cornersDone = false;
+    int64_t corner[4] = {0, 0, 0, 0};
+    const char *stepRuns = runs->data() + static_cast<size_t>(step) * static_cast<size_t>(block.threads());
     for (int64_t tid = 0; tid < block.threads(); ++tid) {
+      if (!stepRuns[tid])
+        continue;
       b.threadIdx[0] = tid % block.x;
       b.threadIdx[1] = (tid / block.x) % block.y;
       b.threadIdx[2] = tid / (block.x * block.y);
-      // this thread's own trip count, then the guards (as laneActive)
-      bool runs = true;
-      for (size_t i = 0; i < conds.size() && runs; ++i)
-        runs = !(condBound[i] && known0(conds[i].at(b.threadIdx)));
-      for (size_t i = 0; i < guards.size() && runs; ++i)
-        runs = !(guardBound[i] && known0(guards[i].at(b.threadIdx)));
-      if (!runs)
-        continue;
-      auto addr = addressBound ? address.at(b.threadIdx) : std::nullopt;
+      std::optional<int64_t> addr;
+      if (threadAffine && addressBound) {
+        if (!cornersDone) {
+          for (int d = 0; d <= 3 && addressBound; ++d) {
+            int64_t t[3] = {0, 0, 0};
+            if (d > 0)
+              t[d - 1] = 1;
+            auto v = address.at(t);
+            addressBound = v.has_value();
+            corner[d] = v.value_or(0);
+          }
+          cornersDone = true;
+        }
+        if (addressBound)
+          addr = corner[0] + b.threadIdx[0] * (corner[1] - corner[0]) + b.threadIdx[1] * (corner[2] - corner[0]) +
+                 b.threadIdx[2] * (corner[3] - corner[0]);
+      } else if (addressBound) {
+        addr = address.at(b.threadIdx);
+      }
       if (!addr)
         return out; // evaluated stays false: nothing is visited
       if (access.extentBytes > 0 && (*addr < 0 || *addr + access.widthBytes > access.extentBytes))
