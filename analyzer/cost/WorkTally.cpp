@@ -394,6 +394,7 @@ bool countEnumerated(const ModeledAccess &a, const BlockShape &block, const Eval
   BlockEnumeration en = enumerateBlock(a.guarded, block, eo, opts.maxLaneEvaluations, [&](const BlockLane &l) {
     LaneAddresses &lanes = requests[{l.step, l.thread / kWarpSize}];
     lanes.widthBytes = a.guarded.widthBytes;
+    lanes.store = a.guarded.store;
     lanes.active[l.thread % kWarpSize] = true;
     lanes.address[l.thread % kWarpSize] = l.address;
     insertSectors(sectorsTouched, l.address, a.guarded.widthBytes);

@@ -598,6 +598,7 @@ private:
     a.guarded.widthBytes = width;
     a.guarded.space = ref.space;
     a.guarded.extentBytes = ref.rootExtentBytes;
+    a.guarded.store = f.isWrite && !f.isRead && !atomic_;
     for (auto &g : guards_) {
       if (g->isKnown())
         a.guarded.guards.push_back(g);

@@ -826,6 +826,7 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
           if (!m) {
             LaneAddresses lanes;
             lanes.widthBytes = access.widthBytes;
+            lanes.store = access.store;
             bool outOfBounds = false, anyLane = false; // counted here: activeCount() was 17% of a swept file
             for (int l = 0; l < kWarpSize; ++l) {
               if (!active[l])

@@ -24,6 +24,9 @@ struct GuardedAccess {
   // unknown. A binding that puts a lane outside it is not a real execution
   // (an assumed parameter value or block shape was wrong) and is skipped.
   int64_t extentBytes = 0;
+  // A plain store: 8- and 16-byte shared stores keep fixed half- and
+  // quarter-warp phases where loads may merge them (LaneAddresses::store).
+  bool store = false;
 };
 
 struct EvaluationOptions {

@@ -1,5 +1,6 @@
 #include "analyzer/warp/AccessFingerprint.h"
 
+#include <charconv>
 #include <unordered_map>
 
 namespace warplint {
@@ -18,31 +19,63 @@ public:
   int expr(const IndexExpr &e) {
     if (auto it = exprs_.find(&e); it != exprs_.end())
       return it->second;
-    std::vector<int> children;
-    for (auto &o : e.operands)
-      children.push_back(expr(*o));
+    // Children first, their numbers kept on the stack for the usual few
+    // operands (a heap vector and string temporaries per node were most of
+    // a stencil file's fingerprinting; issue 19).
+    constexpr size_t kInline = 4;
+    int inlineIds[kInline];
+    std::vector<int> moreIds;
+    size_t n = e.operands.size();
+    if (n > kInline)
+      moreIds.resize(n);
+    int *children = n > kInline ? moreIds.data() : inlineIds;
+    for (size_t i = 0; i < n; ++i)
+      children[i] = expr(*e.operands[i]);
     int loop = e.op == ExprOp::LoopVar && e.loop ? recurrence(*e.loop) : -1;
     int id = next_++;
     out_ += 'n';
-    out_ += std::to_string(static_cast<int>(e.op));
+    appendInt(static_cast<int>(e.op));
     switch (e.op) {
-    case ExprOp::Const: out_ += ':' + std::to_string(e.value); break;
-    case ExprOp::Sym:
-      out_ += ':' + std::to_string(static_cast<int>(e.sym.kind)) + ',' + std::to_string(e.sym.index) + ',' +
-              (e.sym.boolean ? "b" : "") + e.sym.name;
+    case ExprOp::Const:
+      out_ += ':';
+      appendInt(e.value);
       break;
-    case ExprOp::Unknown: out_ += ':' + e.unknownReason; break;
-    case ExprOp::LoopVar: out_ += ":L" + std::to_string(loop); break;
+    case ExprOp::Sym:
+      out_ += ':';
+      appendInt(static_cast<int>(e.sym.kind));
+      out_ += ',';
+      appendInt(e.sym.index);
+      out_ += ',';
+      if (e.sym.boolean)
+        out_ += 'b';
+      out_ += e.sym.name;
+      break;
+    case ExprOp::Unknown:
+      out_ += ':';
+      out_ += e.unknownReason;
+      break;
+    case ExprOp::LoopVar:
+      out_ += ":L";
+      appendInt(loop);
+      break;
     default: break;
     }
-    for (int c : children)
-      out_ += ',' + std::to_string(c);
+    for (size_t i = 0; i < n; ++i) {
+      out_ += ',';
+      appendInt(children[i]);
+    }
     out_ += ';';
     exprs_.emplace(&e, id);
     return id;
   }
 
 private:
+  void appendInt(int64_t v) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out_.append(buf, r.ptr);
+  }
+
   int recurrence(const LoopRecurrence &r) {
     if (auto it = loops_.find(&r); it != loops_.end())
       return it->second;
@@ -146,7 +179,8 @@ std::string accessFingerprint(const GuardedAccess &access, AddressSpace space, c
   }
   std::string out = lastText;
   out += "|w" + std::to_string(access.widthBytes) + "|s" + std::to_string(static_cast<int>(access.space)) + "|f" +
-         std::to_string(static_cast<int>(space)) + "|e" + std::to_string(access.extentBytes) + "|shapes";
+         std::to_string(static_cast<int>(space)) + "|e" + std::to_string(access.extentBytes) +
+         (access.store ? "|st" : "") + "|shapes";
   for (auto &s : shapes)
     appendShape(out, s);
   out += "|grid";

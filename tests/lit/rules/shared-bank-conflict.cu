@@ -168,6 +168,20 @@ __global__ void dataDependent(const int *perm, float *out) {
   out[threadIdx.x] = s[perm[threadIdx.x]]; // unknown index: no guess
 }
 
+// Even lanes store doubles 16 bytes apart, odd lanes too: each half-warp's
+// eight 8-byte stores fall in distinct banks. Stores keep fixed half-warp
+// phases; only loads whose quads read at most two addresses are served as
+// one warp-wide phase (tests/gpu/shared_wide), where this would be 2-way.
+__global__ void evenLaneDoubleStores(double *out) {
+  __shared__ double s[512];
+  if (threadIdx.x % 2 == 0)
+    s[threadIdx.x] = threadIdx.x;
+  else
+    s[threadIdx.x] = 0.0;
+  __syncthreads();
+  out[threadIdx.x] = s[(threadIdx.x + 32) % 256]; // the next warp's values
+}
+
 void launchAll(float *f, int *i, double *d, float4 *v, int n) {
   dim3 block(TILE_DIM, BLOCK_ROWS);
   dim3 grid(n / TILE_DIM, n / TILE_DIM);
@@ -187,4 +201,5 @@ void launchAll(float *f, int *i, double *d, float4 *v, int n) {
   paddedHalfTile<<<1, dim3(16, 16)>>>(f);
   vectorRows<<<1, 256>>>(v);
   dataDependent<<<1, 1024>>>(i, f);
+  evenLaneDoubleStores<<<1, 256>>>(d);
 }
