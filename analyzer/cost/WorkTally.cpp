@@ -1,4 +1,5 @@
 #include "analyzer/cost/WorkTally.h"
+#include "analyzer/warp/BlockEnumeration.h"
 #include "analyzer/warp/WarpSimulator.h"
 
 #include <algorithm>

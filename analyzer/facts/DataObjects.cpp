@@ -1,4 +1,5 @@
 #include "analyzer/facts/DataObjects.h"
+#include "analyzer/warp/BlockEnumeration.h"
 
 #include <algorithm>
 #include <optional>

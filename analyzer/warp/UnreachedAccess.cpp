@@ -1,5 +1,6 @@
 #include "analyzer/warp/UnreachedAccess.h"
 #include "analyzer/warp/AccessFingerprint.h"
+#include "analyzer/warp/BlockEnumeration.h"
 #include "analyzer/warp/FlatExpr.h"
 #include "analyzer/warp/UniformSweep.h"
 

@@ -4,6 +4,7 @@
 // step, then per thread only what reads threadIdx), and loop variables far
 // past their fixed points (0 under * / << >>, -1 under >>), where the
 // step-by-step loop now stops early.
+#include "analyzer/warp/BlockEnumeration.h"
 #include "analyzer/warp/FlatExpr.h"
 #include "tests/unit/RandomExprs.h"
 #include <gtest/gtest.h>
