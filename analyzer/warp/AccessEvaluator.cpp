@@ -2,6 +2,7 @@
 #include "analyzer/warp/AccessFingerprint.h"
 #include "analyzer/warp/ExprForms.h"
 #include "analyzer/warp/FlatExpr.h"
+#include "analyzer/warp/LoopPlan.h"
 #include "analyzer/warp/WarpOutcomes.h"
 #include "analyzer/warp/WarpSimulator.h"
 
@@ -109,11 +110,6 @@ std::vector<int64_t> loopIterations(const LoopRecurrence &rec, const Binding &ba
 }
 
 namespace {
-
-struct LoopPlan {
-  std::shared_ptr<const LoopRecurrence> loop;
-  std::vector<int64_t> iterations;
-};
 
 std::string describeIteration(const std::vector<LoopPlan> &plans, const Binding &b) {
   std::ostringstream os;
@@ -464,12 +460,7 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
     if (activeKey.empty())
       activeKey = guardsContextFingerprint(access.guards, block, base);
     std::string key = activeKey + "|i";
-    for (auto &p : plans) {
-      key += std::to_string(p.loop->loopId) + ':';
-      for (int64_t v : p.iterations)
-        key += std::to_string(v) + ',';
-      key += ';';
-    }
+    appendIterations(key, plans);
     key += "|w" + std::to_string(warp) + ',' + std::to_string(bi);
     thread_local std::unordered_map<std::string, std::vector<uint32_t>> memo;
     thread_local size_t memoMasks = 0;

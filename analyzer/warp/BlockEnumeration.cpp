@@ -2,21 +2,13 @@
 #include "analyzer/warp/AccessFingerprint.h"
 #include "analyzer/warp/ExprForms.h"
 #include "analyzer/warp/FlatExpr.h"
+#include "analyzer/warp/LoopPlan.h"
 
 #include <algorithm>
 #include <string>
 #include <unordered_map>
 
 namespace warplint {
-
-namespace {
-
-struct LoopPlan {
-  std::shared_ptr<const LoopRecurrence> loop;
-  std::vector<int64_t> iterations;
-};
-
-} // namespace
 
 namespace {
 
@@ -37,9 +29,7 @@ std::vector<int64_t> blockLoopIterations(const LoopRecurrence &rec, const Bindin
     Binding b = base;
     b.loopIter[rec.loopId] = k;
     for (int64_t tid = 0; tid < block.threads() && !any; ++tid) {
-      b.threadIdx[0] = tid % block.x;
-      b.threadIdx[1] = (tid / block.x) % block.y;
-      b.threadIdx[2] = tid / (block.x * block.y);
+      bindThread(b, block, tid);
       auto c = evaluate(*rec.cond, b);
       if (!c)
         return ks; // an unknown bound: what was found so far, not ended
@@ -137,11 +127,7 @@ BlockEnumeration enumerateBlock(const GuardedAccess &access, const BlockShape &b
   std::string runsKey = guardsContextFingerprint(tests, block, base) + "|b";
   for (int d = 0; d < 3; ++d)
     runsKey += std::to_string(base.blockIdx[d]) + ',';
-  for (auto &p : plans) {
-    runsKey += '|' + std::to_string(p.loop->loopId) + ':';
-    for (int64_t v : p.iterations)
-      runsKey += std::to_string(v) + ',';
-  }
+  appendIterations(runsKey, plans);
   thread_local std::unordered_map<std::string, std::vector<char>> runsMemo;
   thread_local size_t runsMemoBytes = 0;
   const std::vector<char> *runs = nullptr;
@@ -161,9 +147,7 @@ BlockEnumeration enumerateBlock(const GuardedAccess &access, const BlockShape &b
       for (size_t i = 0; i < compiled.size(); ++i)
         bound[i] = compiled[i].bind(b);
       for (int64_t tid = 0; tid < block.threads(); ++tid) {
-        b.threadIdx[0] = tid % block.x;
-        b.threadIdx[1] = (tid / block.x) % block.y;
-        b.threadIdx[2] = tid / (block.x * block.y);
+        bindThread(b, block, tid);
         bool pass = true;
         for (size_t i = 0; i < compiled.size() && pass; ++i)
           if (bound[i]) {
@@ -195,9 +179,7 @@ BlockEnumeration enumerateBlock(const GuardedAccess &access, const BlockShape &b
     for (int64_t tid = 0; tid < block.threads(); ++tid) {
       if (!stepRuns[tid])
         continue;
-      b.threadIdx[0] = tid % block.x;
-      b.threadIdx[1] = (tid / block.x) % block.y;
-      b.threadIdx[2] = tid / (block.x * block.y);
+      bindThread(b, block, tid);
       std::optional<int64_t> addr;
       if (threadAffine && addressBound) {
         if (!cornersDone) {
