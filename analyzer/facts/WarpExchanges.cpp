@@ -50,8 +50,10 @@ struct PendingStore {
 
 class Runner {
 public:
-  Runner(ModeledKernel &k, const BlockShape &block, const EvaluationOptions &opts)
-      : k_(k), block_(block), base_(blockBinding(block, opts)) {
+  // `arrays`: the arrays that may carry values between lanes; once every
+  // one of them is tainted the run has nothing left to learn.
+  Runner(ModeledKernel &k, const BlockShape &block, const EvaluationOptions &opts, const std::set<std::string> &arrays)
+      : k_(k), block_(block), base_(blockBinding(block, opts)), arrays_(arrays) {
     warps_ = static_cast<int>((block.threads() + kWarpSize - 1) / kWarpSize);
     execCount_.assign(k.events.size(), std::vector<int64_t>(warps_, 0));
     for (size_t i = 0; i < k.accesses.size(); ++i) {
@@ -94,7 +96,10 @@ private:
     std::vector<FlatExpr> guards;
   };
 
-  void taint(const std::string &array, const std::string &why) { tainted.emplace(array, why); }
+  void taint(const std::string &array, const std::string &why) {
+    if (tainted.emplace(array, why).second && !recordFlows && arrays_.count(array))
+      finished_ = ++taintedCandidates_ == arrays_.size();
+  }
   void taintAll(const std::string &why) {
     if (!allTainted)
       allTaintedWhy = why;
@@ -106,7 +111,7 @@ private:
   // Runs events [from, to), all at loop depth `depth`.
   void exec(size_t from, size_t to, size_t depth, Binding &b) {
     size_t i = from;
-    while (i < to && !allTainted) {
+    while (i < to && !allTainted && !finished_) {
       const ProgramEvent &ev = k_.events[i];
       if (ev.loops.size() <= depth) {
         step(i, b);
@@ -144,31 +149,54 @@ private:
       return;
     }
     FlatExpr cond(*rec->cond, {});
-    for (int64_t it = 0;; ++it) {
-      if (it >= kMaxIterations) {
-        taintInside("the loop at " + at(k_.info.loops[loop].loc) + " runs more than " +
-                    std::to_string(kMaxIterations) + " iterations");
-        break;
-      }
+    // Whether some thread runs iteration `it` (nullopt: a thread's condition
+    // cannot be evaluated).
+    auto anyRuns = [&](int64_t it) -> std::optional<bool> {
       b.loopIter[rec->loopId] = it;
-      ++iterations_;
-      bool any = false, known = true;
-      for (int64_t t = 0; t < block_.threads() && !any; ++t) {
+      for (int64_t t = 0; t < block_.threads(); ++t) {
         bindThread(b, block_, t);
         auto c = cond.evaluate(b, nullptr);
-        if (!c) {
-          known = false;
-          break;
-        }
-        any = *c != 0;
+        if (!c)
+          return std::nullopt;
+        if (*c != 0)
+          return true;
       }
+      return false;
+    };
+    std::string tooLong = "the loop at " + at(k_.info.loops[loop].loc) + " runs more than " +
+                          std::to_string(kMaxIterations) + " iterations";
+    if (!recordFlows) {
+      // A loop that reaches the iteration limit taints every array it
+      // touches: tainted first, their steps are not run (the other arrays'
+      // still are, iteration by iteration, as their values need).
+      bool reaches = true;
+      for (int64_t it = 0; it < kMaxIterations && reaches; ++it) {
+        auto r = anyRuns(it);
+        reaches = r && *r;
+      }
+      if (reaches)
+        taintInside(tooLong);
+      if (finished_) {
+        b.loopIter[rec->loopId] = 0;
+        ++iterations_;
+        return;
+      }
+    }
+    for (int64_t it = 0;; ++it) {
+      if (it >= kMaxIterations) {
+        taintInside(tooLong);
+        break;
+      }
+      ++iterations_;
+      auto runs = anyRuns(it);
+      bool any = runs && *runs, known = runs.has_value();
       if (!known) {
         taintInside("the loop at " + at(k_.info.loops[loop].loc) + " has a bound the model cannot evaluate");
         if (it == 0)
           exec(from, to, depth + 1, b);
         break;
       }
-      if (!any)
+      if (!any || finished_)
         break;
       exec(from, to, depth + 1, b);
       flush(); // an iteration's stores are seen by the next
@@ -257,6 +285,11 @@ private:
       taint(array, "an index the model cannot evaluate at " + at(a.fact.loc));
       return;
     }
+    // A tainted array's loads are never exchanges: its steps are not run
+    // (they would only spend the thread-step budget). With a warp tail to
+    // rewrite they still are, for the value flows that rewrite checks.
+    if (!recordFlows && tainted.count(array))
+      return;
     std::vector<uint32_t> exchangedLanes(warps_, 0), outsideLanes(warps_, 0), sourceLanes(warps_, 0);
     bool ran = false;
     inLoops(ev, b, runsLoops_);
@@ -421,6 +454,9 @@ private:
   std::vector<bool> counted_ = std::vector<bool>(kMaxThreads / kWarpSize + 1, false);
   int statement_ = -1;
   int64_t epoch_ = 0, warpSyncs_ = 0, laneSteps_ = 0;
+  const std::set<std::string> &arrays_;
+  size_t taintedCandidates_ = 0;
+  bool finished_ = false; // every candidate array tainted (without flows to record)
   int64_t iterations_ = 0; // bumped whenever a loop's iteration in the binding changes
   std::unordered_map<int, LoopThreads> loopThreads_;
   std::vector<char> runsLoops_, guardBound_;
@@ -476,7 +512,11 @@ void describeWarpExchanges(ModeledKernel &k, const EvaluationOptions &opts) {
       break;
     if (shape.threads() <= 0 || shape.threads() > kMaxThreads)
       continue;
-    Runner r(k, shape, opts);
+    // Every array already has a gap from an earlier shape: nothing left to learn.
+    if (facts->tails.empty() &&
+        std::all_of(arrays.begin(), arrays.end(), [&](const std::string &s) { return why.count(s) != 0; }))
+      break;
+    Runner r(k, shape, opts, arrays);
     r.recordFlows = !facts->tails.empty();
     r.run();
     for (auto &[access, tally] : r.reads)

@@ -12,6 +12,7 @@
 // JSON: "warp_syncs": 0
 // GAP: "'bins': an atomic at line {{[0-9]+}}
 // GAP: "'s': an index the model cannot evaluate at line {{[0-9]+}}
+// GAP: "'t': the loop at line {{[0-9]+}} runs more than 64 iterations
 
 // Positives and negatives of warp-shuffle-candidate: the exchange is
 // decided from the warp model (who stored each element a lane loads), not
@@ -243,6 +244,23 @@ __global__ void registerCache(const float *in, float *out) {
   out[blockIdx.x * N + tid] = r[0] + r[1] + r[2] + r[3];
 }
 
+// A long loop on one array (past the runner's iteration limit, and past
+// its thread-step budget had it been run) leaves that array a gap of its
+// own; the other array's exchange after it is still found.
+__global__ void longLoopBeside(const float *in, float *out, int n) {
+  __shared__ float t[1024];
+  __shared__ float s[1024];
+  int tid = threadIdx.x;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      t[tid] += in[i * n + j];
+  s[tid] = t[tid];
+  __syncwarp();
+  // CHECK: :[[@LINE+2]]:14: warning: shared 's' passes values between lanes of one warp: lanes 0-31 read what lanes 0-31 stored (no __syncthreads between; ordered by __syncwarp){{.*}}__shfl_xor_sync moves the values in registers{{.*}}[warp-shuffle-candidate]
+  // CHECK: note: run by 32 of the block's 32 warps, each within itself
+  out[tid] = s[tid ^ 1];
+}
+
 void launch(const float *fi, float *fo, const int *ii, int *io) {
   volatileTail<<<64, N>>>(fi, fo);
   syncwarpTail<<<64, N>>>(fi, fo);
@@ -259,4 +277,5 @@ void launch(const float *fi, float *fo, const int *ii, int *io) {
   histogram<<<64, N>>>(ii, io);
   unknownStore<<<64, N>>>(ii, fi, fo);
   registerCache<<<64, N>>>(fi, fo);
+  longLoopBeside<<<64, 1024>>>(fi, fo, ii[0]);
 }
