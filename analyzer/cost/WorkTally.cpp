@@ -1,4 +1,5 @@
 #include "analyzer/cost/WorkTally.h"
+#include "analyzer/warp/AccessFingerprint.h"
 #include "analyzer/warp/BlockEnumeration.h"
 #include "analyzer/warp/WarpSimulator.h"
 
@@ -373,10 +374,28 @@ void addNeighbourSectors(const ModeledAccess &a, const BlockShape &block, const 
     }
     EvaluationOptions next = eo;
     next.blockIndex[d] = 1;
-    BlockEnumeration en = enumerateBlock(a.guarded, block, next, opts.maxLaneEvaluations, [&](const BlockLane &l) {
-      insertSectors(out.neighbour[d], l.address, a.guarded.widthBytes);
-    });
-    out.complete = out.complete && en.evaluated;
+    // Kept per access as written (the enumeration reads nothing of the
+    // kernel beyond the access's expressions): a stencil's kernels repeat
+    // their reads, each read walked again per neighbour.
+    struct Walked {
+      bool evaluated = false;
+      SectorSet sectors;
+    };
+    thread_local std::unordered_map<std::string, Walked> walkedAlike;
+    std::string key = accessFingerprint(a.guarded, a.fact.space, {block}, next) + "|n" +
+                      std::to_string(opts.maxLaneEvaluations);
+    auto it = walkedAlike.find(key);
+    if (it == walkedAlike.end()) {
+      if (walkedAlike.size() >= 4096)
+        walkedAlike.clear();
+      Walked w;
+      w.evaluated = enumerateBlock(a.guarded, block, next, opts.maxLaneEvaluations, [&](const BlockLane &l) {
+                      insertSectors(w.sectors, l.address, a.guarded.widthBytes);
+                    }).evaluated;
+      it = walkedAlike.emplace(std::move(key), std::move(w)).first;
+    }
+    out.neighbour[d].insert(it->second.sectors.begin(), it->second.sectors.end());
+    out.complete = out.complete && it->second.evaluated;
   }
 }
 
@@ -502,6 +521,52 @@ KernelWork tallyKernelWork(const ModeledKernel &k, const EvaluationOptions &eo, 
   // Without a known grid the cost model assumes a one-dimensional one.
   BlockShape sharingGrid = eo.grid.value_or(BlockShape{2, 1, 1});
   std::map<std::string, ArraySectors> arraySectors;
+  // Accesses written alike count alike: a stencil reads mu(i, j, k) a dozen
+  // times in one body, and its kernels repeat each other's reads (sw4ck: the
+  // block enumeration was a tenth of its time). The key: what
+  // countEnumerated reads of the access (its fingerprint under this block
+  // and these options, the lane budget). An access in or over loops also
+  // reads this kernel's loops and trip counts: it is kept for this kernel
+  // only; one outside every loop, for the thread's whole run.
+  struct Counted {
+    bool placed = false;
+    AccessWork work;
+    SectorSet sectors;
+  };
+  thread_local std::unordered_map<std::string, Counted> loopFreeAlike;
+  std::unordered_map<std::string, Counted> kernelAlike;
+  auto countAlike = [&](const ModeledAccess &a, AccessWork &w, SectorSet *sectorsOut) {
+    std::string key = accessFingerprint(a.guarded, a.fact.space, {block}, eo) + "|n" +
+                      std::to_string(opts.maxLaneEvaluations) + "|l";
+    for (int l : a.enclosingLoops)
+      key += std::to_string(l) + ',';
+    std::vector<std::shared_ptr<const LoopRecurrence>> loops;
+    a.guarded.byteOffset->collectLoops(loops);
+    for (auto &g : a.guarded.guards)
+      g->collectLoops(loops);
+    bool loopFree = loops.empty() && a.enclosingLoops.empty();
+    auto &memo = loopFree ? loopFreeAlike : kernelAlike;
+    if (loopFree && memo.size() >= 4096)
+      memo.clear();
+    auto it = memo.find(key);
+    if (it == memo.end()) {
+      Counted c;
+      c.work = w;
+      c.placed = countEnumerated(a, block, eo, work.loopTrips, k, opts, c.work, &c.sectors);
+      it = memo.emplace(std::move(key), std::move(c)).first;
+    }
+    // The caller's own fields (which access, where) stay; the counts are copied.
+    const Counted &c = it->second;
+    AccessWork own = std::move(w);
+    w = c.work;
+    w.access = own.access;
+    w.widthBytes = own.widthBytes;
+    w.loops = std::move(own.loops);
+    w.region = own.region;
+    if (sectorsOut)
+      *sectorsOut = c.sectors;
+    return c.placed;
+  };
   for (size_t i = 0; i < k.accesses.size(); ++i) {
     const ModeledAccess &a = k.accesses[i];
     AccessWork w;
@@ -530,7 +595,7 @@ KernelWork tallyKernelWork(const ModeledKernel &k, const EvaluationOptions &eo, 
     } else {
       SectorSet own;
       bool global = f.space == AddressSpace::Global;
-      bool placed = f.indexKnown && countEnumerated(a, block, eo, work.loopTrips, k, opts, w, global ? &own : nullptr);
+      bool placed = f.indexKnown && countAlike(a, w, global ? &own : nullptr);
       const ModeledAccess *walked = &a;
       std::optional<ModeledAccess> relaxed;
       if (placed && w.warpExecutions <= 0 && (relaxed = withoutParameterRangeGuards(a))) {

@@ -159,25 +159,40 @@ std::string accessFingerprint(const GuardedAccess &access, AddressSpace space, c
   static_assert(sizeof(EvaluationOptions) == sizeof(std::optional<BlockShape>) + 2 * sizeof(int64_t) + 2 * sizeof(int) +
                                                  2 * sizeof(std::map<int, int64_t>) + 8 + 3 * sizeof(int64_t),
                 "EvaluationOptions changed: add the new option to accessFingerprint");
-  // The expressions' part, kept for the last access seen: the guard-value
-  // retries (UnreachedAccess.cpp) evaluate one access under many options.
-  // The references held keep the pointers compared from being reused.
-  thread_local ExprRef lastOffset;
-  thread_local std::vector<ExprRef> lastGuards;
-  thread_local std::string lastText;
-  if (lastOffset != access.byteOffset || lastGuards != access.guards) {
-    lastText.clear();
-    Serializer ser(lastText);
-    lastText += "a";
+  // The expressions' part, kept per access (its expressions' pointers): the
+  // guard-value retries (UnreachedAccess.cpp) evaluate one access under many
+  // options, and the kernel's accesses are fingerprinted once when evaluated
+  // and again when retried, a kernel's worth of accesses apart (sw4ck: 3,005
+  // distinct accesses, 6,360 fingerprints). The references held keep the
+  // pointers compared from being reused.
+  struct Kept {
+    ExprRef offset;
+    std::vector<ExprRef> guards;
+    std::string text;
+  };
+  thread_local std::unordered_map<std::string, Kept> kept;
+  std::string pointers;
+  auto appendPointer = [&](const ExprRef &e) {
+    auto p = reinterpret_cast<uintptr_t>(e.get());
+    pointers.append(reinterpret_cast<const char *>(&p), sizeof p);
+  };
+  appendPointer(access.byteOffset);
+  for (auto &g : access.guards)
+    appendPointer(g);
+  auto found = kept.find(pointers);
+  if (found == kept.end()) {
+    if (kept.size() >= 8192)
+      kept.clear();
+    Kept k{access.byteOffset, access.guards, "a"};
+    Serializer ser(k.text);
     ser.expr(*access.byteOffset);
     for (auto &g : access.guards) {
-      lastText += "|g";
+      k.text += "|g";
       ser.expr(*g);
     }
-    lastOffset = access.byteOffset;
-    lastGuards = access.guards;
+    found = kept.emplace(std::move(pointers), std::move(k)).first;
   }
-  std::string out = lastText;
+  std::string out = found->second.text;
   out += "|w" + std::to_string(access.widthBytes) + "|s" + std::to_string(static_cast<int>(access.space)) + "|f" +
          std::to_string(static_cast<int>(space)) + "|e" + std::to_string(access.extentBytes) +
          (access.store ? "|st" : "") + "|shapes";
