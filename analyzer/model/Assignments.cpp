@@ -19,27 +19,40 @@ bool refersTo(const Expr *e, const VarDecl *v) {
 
 class AssignmentFinder : public RecursiveASTVisitor<AssignmentFinder> {
 public:
-  AssignmentFinder(const VarDecl *v, std::vector<Assignment> &out) : v_(v), out_(out) {}
+  AssignmentFinder(const VarDecl *v, std::vector<Assignment> &out) : v_(v), out_(&out) {}
+  // Every variable's, into `all`.
+  explicit AssignmentFinder(llvm::DenseMap<const VarDecl *, std::vector<Assignment>> &all) : all_(&all) {}
   bool VisitDeclStmt(DeclStmt *ds) {
     for (const Decl *d : ds->decls())
-      if (d == v_ && v_->getInit())
-        out_.push_back({ds, v_->getInit()});
+      if (auto *v = dyn_cast<VarDecl>(d); v && v->getInit() && (all_ || v == v_))
+        add(v, {ds, v->getInit()});
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator *b) {
-    if (b->isAssignmentOp() && refersTo(b->getLHS(), v_))
-      out_.push_back({b, b->getRHS()});
+    if (b->isAssignmentOp())
+      if (auto *v = assigned(b->getLHS()))
+        add(v, {b, b->getRHS()});
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *u) {
-    if (u->isIncrementDecrementOp() && refersTo(u->getSubExpr(), v_))
-      out_.push_back({u, nullptr});
+    if (u->isIncrementDecrementOp())
+      if (auto *v = assigned(u->getSubExpr()))
+        add(v, {u, nullptr});
     return true;
   }
 
 private:
-  const VarDecl *v_;
-  std::vector<Assignment> &out_;
+  const VarDecl *assigned(const Expr *e) const {
+    if (!all_)
+      return refersTo(e, v_) ? v_ : nullptr;
+    auto *dre = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    return dre ? dyn_cast<VarDecl>(dre->getDecl()) : nullptr;
+  }
+  void add(const VarDecl *v, Assignment a) { (all_ ? (*all_)[v] : *out_).push_back(a); }
+
+  const VarDecl *v_ = nullptr;
+  std::vector<Assignment> *out_ = nullptr;
+  llvm::DenseMap<const VarDecl *, std::vector<Assignment>> *all_ = nullptr;
 };
 
 // Whether a loop body lets lanes leave an iteration or the loop early.
@@ -98,8 +111,32 @@ std::vector<Assignment> assignmentsOf(const Stmt *body, const VarDecl *v) {
   return out;
 }
 
+std::shared_ptr<AssignmentIndex> indexAssignments(const Stmt *body) {
+  auto index = std::make_shared<AssignmentIndex>();
+  index->body = body;
+  if (body) {
+    AssignmentFinder f(index->byVar);
+    f.TraverseStmt(const_cast<Stmt *>(body));
+  }
+  return index;
+}
+
+const std::vector<Assignment> &AssignmentIndex::of(const VarDecl *v) const {
+  static const std::vector<Assignment> none;
+  auto it = byVar.find(v);
+  return it == byVar.end() ? none : it->second;
+}
+
 std::vector<const Expr *> controllingConditions(ASTContext &ctx, const Stmt *node, const Stmt *body,
-                                                bool &lanesMayLeave) {
+                                                bool &lanesMayLeave, AssignmentIndex *kept) {
+  auto earlyExit = [&](const Stmt *loopBody) {
+    if (!kept)
+      return hasEarlyExit(loopBody);
+    auto [it, fresh] = kept->earlyExits.try_emplace(loopBody, false);
+    if (fresh)
+      it->second = hasEarlyExit(loopBody);
+    return it->second;
+  };
   std::vector<const Expr *> conds;
   lanesMayLeave = false;
   DynTypedNode current = DynTypedNode::create(*node);
@@ -115,7 +152,13 @@ std::vector<const Expr *> controllingConditions(ASTContext &ctx, const Stmt *nod
       current = parents[0];
       continue;
     }
-    auto controls = [&](const Stmt *part) { return child && part && contains(part, child); };
+    // A direct child of p lies in no other part of p (the AST is a tree):
+    // the parts are compared, not walked (a walk of each sibling part per
+    // level was most of this function's time on a long kernel; issue 19).
+    bool direct = child && std::find(p->child_begin(), p->child_end(), child) != p->child_end();
+    auto controls = [&](const Stmt *part) {
+      return child && part && (part == child || (!direct && contains(part, child)));
+    };
     if (auto *is = dyn_cast<IfStmt>(p)) {
       if (controls(is->getThen()) || controls(is->getElse()))
         conds.push_back(is->getCond());
@@ -123,16 +166,16 @@ std::vector<const Expr *> controllingConditions(ASTContext &ctx, const Stmt *nod
       if (controls(fs->getBody()) || controls(fs->getInc()) || controls(fs->getCond())) {
         if (fs->getCond())
           conds.push_back(fs->getCond());
-        lanesMayLeave = lanesMayLeave || hasEarlyExit(fs->getBody());
+        lanesMayLeave = lanesMayLeave || earlyExit(fs->getBody());
       }
     } else if (auto *ws = dyn_cast<WhileStmt>(p)) {
       if (controls(ws->getBody()) || controls(ws->getCond())) {
         conds.push_back(ws->getCond());
-        lanesMayLeave = lanesMayLeave || hasEarlyExit(ws->getBody());
+        lanesMayLeave = lanesMayLeave || earlyExit(ws->getBody());
       }
     } else if (auto *ds = dyn_cast<DoStmt>(p)) {
       conds.push_back(ds->getCond());
-      lanesMayLeave = lanesMayLeave || hasEarlyExit(ds->getBody());
+      lanesMayLeave = lanesMayLeave || earlyExit(ds->getBody());
     } else if (auto *ss = dyn_cast<SwitchStmt>(p)) {
       if (controls(ss->getBody()))
         conds.push_back(ss->getCond());

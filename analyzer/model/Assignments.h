@@ -27,13 +27,26 @@ struct Assignment {
 
 std::vector<Assignment> assignmentsOf(const clang::Stmt *body, const clang::VarDecl *v);
 
+// Every variable's assignments in `body`, found in one walk (each list in
+// the order assignmentsOf gives), and the loop bodies already asked whether
+// lanes may leave them early: what controllingConditions keeps when asked
+// about many statements of one body.
+struct AssignmentIndex {
+  const clang::Stmt *body = nullptr;
+  llvm::DenseMap<const clang::VarDecl *, std::vector<Assignment>> byVar;
+  llvm::DenseMap<const clang::Stmt *, bool> earlyExits;
+  const std::vector<Assignment> &of(const clang::VarDecl *v) const;
+};
+std::shared_ptr<AssignmentIndex> indexAssignments(const clang::Stmt *body);
+
 // The conditions of the statements and operators (`if`, loops, `switch`,
 // `?:`, `&&`, `||`) whose controlled part holds `node`, innermost first, up
 // to `body`. `lanesMayLeave` is set when a loop holding `node` has a
 // `break`, `continue`, `return` or `goto`: lanes may then run different
 // iterations whatever the conditions.
 std::vector<const clang::Expr *> controllingConditions(clang::ASTContext &ctx, const clang::Stmt *node,
-                                                       const clang::Stmt *body, bool &lanesMayLeave);
+                                                       const clang::Stmt *body, bool &lanesMayLeave,
+                                                       AssignmentIndex *kept = nullptr);
 
 // The value each tracked local (an integer local or parameter written after
 // its declaration, whose address does not escape) holds at the walker's

@@ -560,13 +560,16 @@ bool ExprTranslator::isUniformLocal(const VarDecl *v) {
   checkingLocals_.insert(v);
   ++cleanMode_;
   bool uniform = true;
-  for (const Assignment &a : assignmentsOf(fn_->getBody(), v)) {
+  if (!assignments_ || assignments_->body != fn_->getBody())
+    assignments_ = indexAssignments(fn_->getBody());
+  std::shared_ptr<AssignmentIndex> index = assignments_; // kept alive through the recursion
+  for (const Assignment &a : index->of(v)) {
     if (a.value && !isUniformScalar(a.value)) {
       uniform = false;
       break;
     }
     bool lanesMayLeave = false;
-    for (const Expr *c : controllingConditions(ctx_, a.node, fn_->getBody(), lanesMayLeave))
+    for (const Expr *c : controllingConditions(ctx_, a.node, fn_->getBody(), lanesMayLeave, index.get()))
       if (!isUniformScalar(c)) {
         uniform = false;
         break;

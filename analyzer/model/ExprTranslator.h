@@ -17,11 +17,14 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace warplint {
+
+struct AssignmentIndex; // Assignments.h
 
 // Which locals and parameters the function body writes after their
 // declaration, or lets escape (address taken, bound to a non-const reference).
@@ -162,6 +165,10 @@ private:
   int ownUniformIds_ = 0;
   int *uniformIds_ = &ownUniformIds_;
   llvm::DenseMap<const void *, ExprRef> uniformByKey_;
+  // Every local's assignments in the body, found in one walk on the first
+  // uniformity question (a kernel asks about hundreds of locals, each a walk
+  // of the whole body before; issue 19).
+  std::shared_ptr<AssignmentIndex> assignments_;
   llvm::DenseMap<const clang::VarDecl *, bool> uniformLocals_; // decided
   llvm::DenseSet<const clang::VarDecl *> checkingLocals_;     // being decided: assumed uniform
   llvm::DenseMap<const clang::FunctionDecl *, bool> laneFree_;
