@@ -576,9 +576,9 @@ private:
       ManagedEvent &last = out_.managed.back();
       if (last.kind == ManagedEvent::HostTouch && last.bufferKey == o.key && last.loc.line == l.line &&
           last.loc.file == l.file) {
-        if (host::isOneElementTouchText(last.text)) {
+        if (host::isOnePageTouchText(last.text)) {
           std::string now = touchText(whole);
-          if (!host::isOneElementTouchText(now)) {
+          if (!host::isOnePageTouchText(now)) {
             last.text = now;
             last.loc = l;
           }
@@ -597,6 +597,8 @@ private:
     std::string t = text(whole);
     if (t.size() > 80)
       t = t.substr(0, 77) + "...";
+    if (auto span = smallLoopSpan(whole))
+      return host::smallLoopTouchText(t, span->first, span->second);
     if (host::isOneElementTouchText(t)) {
       QualType ty = whole->getType();
       if (ty.isNull() || ty->isIncompleteType() || ty->isDependentType() ||
@@ -608,6 +610,64 @@ private:
              ")";
     }
     return t;
+  }
+
+  // `m[i]` where i is the counter of an enclosing `for` with constant bounds
+  // and step, not written in its body, and the elements it reaches fit in a
+  // page: (elements, bytes) of the span it touches.
+  std::optional<std::pair<int64_t, int64_t>> smallLoopSpan(const Expr *whole) {
+    auto *sub = dyn_cast<ArraySubscriptExpr>(whole);
+    auto *ref = sub ? dyn_cast<DeclRefExpr>(sub->getIdx()->IgnoreParenImpCasts()) : nullptr;
+    auto *var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+    QualType ty = whole->getType();
+    if (!var || ty.isNull() || ty->isIncompleteType() || ty->isDependentType())
+      return std::nullopt;
+    int64_t elementBytes = ctx_.getTypeSizeInChars(ty).getQuantity();
+    for (auto f = loops_.rbegin(); f != loops_.rend(); ++f) {
+      auto *fs = dyn_cast<ForStmt>(f->stmt);
+      if (!fs || f->info.inductionVar != var->getNameAsString() || !f->info.tripCount || !counterOf(fs, var))
+        continue;
+      std::optional<int64_t> step = 1;
+      if (auto *b = dyn_cast_or_null<CompoundAssignOperator>(fs->getInc()))
+        step = buffers_.evaluate(b->getRHS());
+      if (!step || *step <= 0 || writes(fs->getBody(), var))
+        return std::nullopt;
+      int64_t trips = *f->info.tripCount;
+      int64_t bytes = trips <= 0 ? 0 : ((trips - 1) * *step + 1) * elementBytes;
+      if (trips <= 0 || bytes > 4096)
+        return std::nullopt;
+      return std::make_pair(trips, bytes);
+    }
+    return std::nullopt;
+  }
+
+  // Whether `fs` counts with `var` (declared or assigned in its init).
+  static bool counterOf(const ForStmt *fs, const VarDecl *var) {
+    if (auto *ds = dyn_cast_or_null<DeclStmt>(fs->getInit()))
+      return ds->isSingleDecl() && ds->getSingleDecl() == var;
+    if (auto *b = dyn_cast_or_null<BinaryOperator>(fs->getInit()); b && b->getOpcode() == BO_Assign)
+      if (auto *d = dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts()))
+        return d->getDecl() == var;
+    return false;
+  }
+
+  // Whether `s` assigns, increments or takes the address of `var`.
+  static bool writes(const Stmt *s, const VarDecl *var) {
+    if (!s)
+      return false;
+    auto isVar = [&](const Expr *e) {
+      auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+      return d && d->getDecl() == var;
+    };
+    if (auto *b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp() && isVar(b->getLHS()))
+      return true;
+    if (auto *u = dyn_cast<UnaryOperator>(s);
+        u && (u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) && isVar(u->getSubExpr()))
+      return true;
+    for (const Stmt *c : s->children())
+      if (writes(c, var))
+        return true;
+    return false;
   }
 
   ManagedEvent event(ManagedEvent::Kind kind, const Expr *e, const BufferOrigin &o) {

@@ -46,8 +46,9 @@ const RuleInfo kInfo{
     "reported (one page fault either way), nor is a host touch of one element at a constant place (m[0], *m, "
     "of an element of at most 4 KiB: printf of one result after the kernel), which moves one page where a "
     "prefetch would move the whole buffer; such a touch also ends no pair (a loop over the buffer after it "
-    "is still reported against the kernel before it), while a loop over a few elements is still reported "
-    "(its trip count is not in the host facts); a visible helper that prefetches or advises managed memory itself before "
+    "is still reported against the kernel before it); nor is a loop over a few elements (the counter of a "
+    "for with constant bounds, not written in its body, indexing at most 4 KiB of the buffer: "
+    "for (i = 0; i < 10; ++i) printf(.., m[i])); a visible helper that prefetches or advises managed memory itself before "
     "launching decides the pages of the buffers handed to it, like code the analyzer cannot follow.",
     "float *x;\n"
     "cudaMallocManaged(&x, n * sizeof(float));\n"
@@ -91,7 +92,7 @@ public:
     // pair (analyzer/host/HostTouchText.h says why its text suffices).
     for (const ManagedEvent &e : facts.managed)
       if (!onePage.count(e.bufferKey) &&
-          !(e.kind == ManagedEvent::HostTouch && host::isOneElementTouchText(e.text)))
+          !(e.kind == ManagedEvent::HostTouch && host::isOnePageTouchText(e.text)))
         byFunction[e.function].push_back(&e);
     for (auto &[fn, events] : byFunction) {
       std::set<std::string> reported; // (buffer, touch line) pairs already reported

@@ -153,6 +153,97 @@ float bigElement() {
   return one.v[1];
 }
 
+// ---- a constant loop over a few elements ------------------------------------
+
+// The first ten results printed after the kernel (40 bytes, one page): not
+// reported, as one element is not.
+void printFirstTen() {
+  const int n = 1 << 24;
+  float *m;
+  cudaMallocManaged(&m, n * sizeof(float));
+  produce<<<n / 256, 256>>>(m, n);
+  cudaDeviceSynchronize();
+  for (int i = 0; i < 10; ++i)
+    printf("%f\n", m[i]);
+  cudaFree(m);
+}
+
+// A few elements set on the host before the kernel (16 bytes): not reported.
+void setFewBefore() {
+  const int n = 1 << 24;
+  float *m;
+  cudaMallocManaged(&m, n * sizeof(float));
+  int i;
+  for (i = 0; i < 4; i++)
+    m[i] = 0.0f;
+  produce<<<n / 256, 256>>>(m, n);
+  cudaDeviceSynchronize();
+  cudaFree(m);
+}
+
+// Constant loops that reach more than a page, or whose index is not the
+// bare counter: reported. 2,048 floats (8 KiB):
+double constantButLarge() {
+  const int n = 1 << 24;
+  float *m;
+  cudaMallocManaged(&m, n * sizeof(float));
+  produce<<<n / 256, 256>>>(m, n);
+  cudaDeviceSynchronize();
+  double s = 0;
+  for (int i = 0; i < 2048; ++i)
+    // CHECK: :[[@LINE+1]]:10: warning: the host touches managed memory 'm' that kernel 'produce' (line [[@LINE-4]]) used
+    s += m[i];
+  cudaFree(m);
+  return s;
+}
+
+// Four elements a page apart (a stride of 1,024 floats):
+double constantButStrided() {
+  const int n = 1 << 24;
+  float *m;
+  cudaMallocManaged(&m, n * sizeof(float));
+  produce<<<n / 256, 256>>>(m, n);
+  cudaDeviceSynchronize();
+  double s = 0;
+  for (int i = 0; i < 4096; i += 1024)
+    // CHECK: :[[@LINE+1]]:10: warning: the host touches managed memory 'm' that kernel 'produce' (line [[@LINE-4]]) used
+    s += m[i];
+  cudaFree(m);
+  return s;
+}
+
+// Eight elements at multiples of 1,024: not the bare counter.
+double constantButScaled() {
+  const int n = 1 << 24;
+  float *m;
+  cudaMallocManaged(&m, n * sizeof(float));
+  produce<<<n / 256, 256>>>(m, n);
+  cudaDeviceSynchronize();
+  double s = 0;
+  for (int i = 0; i < 8; ++i)
+    // CHECK: :[[@LINE+1]]:10: warning: the host touches managed memory 'm' that kernel 'produce' (line [[@LINE-4]]) used
+    s += m[i * 1024];
+  cudaFree(m);
+  return s;
+}
+
+// Four iterations whose counter the body moves on.
+double constantButMoved() {
+  const int n = 1 << 24;
+  float *m;
+  cudaMallocManaged(&m, n * sizeof(float));
+  produce<<<n / 256, 256>>>(m, n);
+  cudaDeviceSynchronize();
+  double s = 0;
+  for (int i = 0; i < 4; ++i) {
+    // CHECK: :[[@LINE+1]]:10: warning: the host touches managed memory 'm' that kernel 'produce' (line [[@LINE-4]]) used
+    s += m[i];
+    i += 1000;
+  }
+  cudaFree(m);
+  return s;
+}
+
 // NOPROBE: warning: the host touches managed memory 'r'
 // NOPROBE-NOT: managed_host_touch
 // NOPROBE-NOT: measured on
