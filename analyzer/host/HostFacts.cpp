@@ -622,6 +622,15 @@ private:
     QualType ty = whole->getType();
     if (!var || ty.isNull() || ty->isIncompleteType() || ty->isDependentType())
       return std::nullopt;
+    // The base a name that no enclosing loop moves: `p = m + row * 4; p[i]`
+    // in a loop over rows walks the whole buffer a few elements at a time.
+    auto *baseRef = dyn_cast<DeclRefExpr>(sub->getBase()->IgnoreParenImpCasts());
+    auto *baseVar = baseRef ? dyn_cast<VarDecl>(baseRef->getDecl()) : nullptr;
+    if (!baseVar)
+      return std::nullopt;
+    for (const LoopFrame &f : loops_)
+      if (writes(f.stmt, baseVar))
+        return std::nullopt;
     int64_t elementBytes = ctx_.getTypeSizeInChars(ty).getQuantity();
     for (auto f = loops_.rbegin(); f != loops_.rend(); ++f) {
       auto *fs = dyn_cast<ForStmt>(f->stmt);

@@ -244,6 +244,23 @@ double constantButMoved() {
   return s;
 }
 
+// A few elements a row, but the rows move the base over the whole buffer.
+double rowsOfFour() {
+  const int n = 1 << 24;
+  float *m;
+  cudaMallocManaged(&m, n * sizeof(float));
+  produce<<<n / 256, 256>>>(m, n);
+  cudaDeviceSynchronize();
+  double s = 0;
+  float *p = m;
+  for (int row = 0; row < n / 4; ++row, p += 4)
+    for (int i = 0; i < 4; ++i)
+      // CHECK: :[[@LINE+1]]:12: warning: the host touches managed memory 'm' that kernel 'produce' (line [[@LINE-6]]) used
+      s += p[i];
+  cudaFree(m);
+  return s;
+}
+
 // NOPROBE: warning: the host touches managed memory 'r'
 // NOPROBE-NOT: managed_host_touch
 // NOPROBE-NOT: measured on
