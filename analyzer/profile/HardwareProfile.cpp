@@ -170,7 +170,19 @@ HardwareProfile HardwareProfile::fromJson(const std::string& text, const std::st
       p.registerArrays_[key] = int(c.integer(results[i], path, "largest_register_array"));
     }
   }
+  for (size_t i = 0; i < p.values_.size(); ++i)
+    p.byProbeAndName_[indexKey(p.values_[i].probe, p.values_[i].name)].push_back(i);
   return p;
+}
+
+std::string HardwareProfile::indexKey(const std::string& probe, const std::string& name) {
+  return probe + '\x1f' + name;
+}
+
+const std::vector<size_t>& HardwareProfile::entriesOf(const std::string& probe, const std::string& name) const {
+  static const std::vector<size_t> none;
+  auto it = byProbeAndName_.find(indexKey(probe, name));
+  return it == byProbeAndName_.end() ? none : it->second;
 }
 
 namespace {
@@ -272,8 +284,8 @@ std::optional<double> HardwareProfile::deviceProperty(const std::string& key) co
 std::optional<MeasuredValue> HardwareProfile::find(const std::string& probe,
                                                    const std::string& name,
                                                    const Params& params) const {
-  for (const auto& e : values_) {
-    if (e.probe != probe || e.name != name) continue;
+  for (size_t i : entriesOf(probe, name)) {
+    const Entry& e = values_[i];
     bool match = true;
     for (const auto& [k, v] : params) {
       auto it = e.params.find(k);
@@ -379,8 +391,9 @@ std::optional<double> HardwareProfile::interpolate(const std::string& probe, con
                                                    const std::string& axis, double x,
                                                    bool logAxis) const {
   std::map<double, std::vector<double>> points;
-  for (const auto& e : values_) {
-    if (e.probe != probe || e.name != name || !keep(e.params)) continue;
+  for (size_t i : entriesOf(probe, name)) {
+    const Entry& e = values_[i];
+    if (!keep(e.params)) continue;
     auto a = e.params.find(axis);
     if (a == e.params.end() || !a->second.isNumber) continue;
     points[a->second.number].push_back(e.value.median);

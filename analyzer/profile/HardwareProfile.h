@@ -22,6 +22,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace warplint {
@@ -200,6 +201,12 @@ class HardwareProfile {
   std::optional<double> smClockMHz_, theoreticalDram_, maxSharedPerBlock_;
   std::map<std::string, double> deviceNumbers_;  // $.device's numeric members
   std::vector<Entry> values_;
+  // The entries of each probe and value name, in file order: a kernel's cost
+  // estimate looks values up hundreds of times (tridiagonal: 5% of its time
+  // scanning every entry).
+  std::unordered_map<std::string, std::vector<size_t>> byProbeAndName_;
+  static std::string indexKey(const std::string& probe, const std::string& name);
+  const std::vector<size_t>& entriesOf(const std::string& probe, const std::string& name) const;
   std::map<std::string, std::map<std::string, bool>> broadcast_, parallel_;
   std::map<std::string, int> registerArrays_;  // "sm_90/sort" -> size
 };
