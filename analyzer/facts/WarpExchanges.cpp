@@ -165,14 +165,17 @@ private:
     };
     std::string tooLong = "the loop at " + at(k_.info.loops[loop].loc) + " runs more than " +
                           std::to_string(kMaxIterations) + " iterations";
+    // What anyRuns said of the first iterations (the body does not change
+    // it: its loops put their own counters back), asked once.
+    std::vector<std::optional<bool>> runsAt;
     if (!recordFlows) {
       // A loop that reaches the iteration limit taints every array it
       // touches: tainted first, their steps are not run (the other arrays'
       // still are, iteration by iteration, as their values need).
       bool reaches = true;
       for (int64_t it = 0; it < kMaxIterations && reaches; ++it) {
-        auto r = anyRuns(it);
-        reaches = r && *r;
+        runsAt.push_back(anyRuns(it));
+        reaches = runsAt.back() && *runsAt.back();
       }
       if (reaches)
         taintInside(tooLong);
@@ -188,7 +191,8 @@ private:
         break;
       }
       ++iterations_;
-      auto runs = anyRuns(it);
+      auto runs = it < static_cast<int64_t>(runsAt.size()) ? runsAt[it] : anyRuns(it);
+      b.loopIter[rec->loopId] = it;
       bool any = runs && *runs, known = runs.has_value();
       if (!known) {
         taintInside("the loop at " + at(k_.info.loops[loop].loc) + " has a bound the model cannot evaluate");

@@ -90,7 +90,7 @@ public:
     f.info.loc = toLocation(sm_, s->getBeginLoc());
     f.info.endLine = toLocation(sm_, s->getEndLoc()).line;
     if (auto *fs = dyn_cast<ForStmt>(s))
-      describeFor(fs, f.info);
+      describeFor(fs, f);
     f.info.perDevice = selectsDeviceEachIteration(s, buffers_.writtenIn(s));
     loops_.push_back(std::move(f));
     bool r = traverse();
@@ -302,6 +302,8 @@ private:
   struct LoopFrame {
     Stmt *stmt = nullptr;
     HostLoop info;
+    const VarDecl *counter = nullptr; // a for loop's counter (describeFor)
+    std::optional<int64_t> step;      // its constant step
     std::optional<std::set<const ValueDecl *>> written; // variables that change each iteration
     std::set<const ValueDecl *> declared;               // locals its body declares afresh
   };
@@ -345,7 +347,8 @@ private:
     return v;
   }
 
-  void describeFor(const ForStmt *fs, HostLoop &info) {
+  void describeFor(const ForStmt *fs, LoopFrame &frame) {
+    HostLoop &info = frame.info;
     const VarDecl *var = nullptr;
     std::optional<int64_t> start;
     if (auto *ds = dyn_cast_or_null<DeclStmt>(fs->getInit()); ds && ds->isSingleDecl()) {
@@ -359,6 +362,7 @@ private:
     }
     if (!var)
       return;
+    frame.counter = var;
     info.inductionVar = var->getNameAsString();
     auto isVar = [&](const Expr *e) {
       auto *d = dyn_cast_or_null<DeclRefExpr>(e ? e->IgnoreParenImpCasts() : nullptr);
@@ -381,6 +385,7 @@ private:
     else if (auto *b = dyn_cast_or_null<CompoundAssignOperator>(fs->getInc());
              b && b->getOpcode() == BO_AddAssign && isVar(b->getLHS()))
       step = buffers_.evaluate(b->getRHS());
+    frame.step = step;
     if (start && end && step && *step > 0) {
       int64_t span = *end - *start + (inclusive ? 1 : 0);
       info.tripCount = span <= 0 ? 0 : (span + *step - 1) / *step;
@@ -613,8 +618,8 @@ private:
   }
 
   // `m[i]` where i is the counter of an enclosing `for` with constant bounds
-  // and step, not written in its body, and the elements it reaches fit in a
-  // page: (elements, bytes) of the span it touches.
+  // and step (describeFor), not written in its body, and the elements it
+  // reaches fit in a page: (elements, bytes) of the span it touches.
   std::optional<std::pair<int64_t, int64_t>> smallLoopSpan(const Expr *whole) {
     auto *sub = dyn_cast<ArraySubscriptExpr>(whole);
     auto *ref = sub ? dyn_cast<DeclRefExpr>(sub->getIdx()->IgnoreParenImpCasts()) : nullptr;
@@ -625,58 +630,25 @@ private:
     // The base a name that no enclosing loop moves: `p = m + row * 4; p[i]`
     // in a loop over rows walks the whole buffer a few elements at a time.
     auto *baseRef = dyn_cast<DeclRefExpr>(sub->getBase()->IgnoreParenImpCasts());
-    auto *baseVar = baseRef ? dyn_cast<VarDecl>(baseRef->getDecl()) : nullptr;
-    if (!baseVar)
+    const ValueDecl *base = baseRef ? baseRef->getDecl() : nullptr;
+    if (!base)
       return std::nullopt;
     for (const LoopFrame &f : loops_)
-      if (writes(f.stmt, baseVar))
+      if (buffers_.writtenIn(f.stmt).count(base))
         return std::nullopt;
-    int64_t elementBytes = ctx_.getTypeSizeInChars(ty).getQuantity();
     for (auto f = loops_.rbegin(); f != loops_.rend(); ++f) {
-      auto *fs = dyn_cast<ForStmt>(f->stmt);
-      if (!fs || f->info.inductionVar != var->getNameAsString() || !f->info.tripCount || !counterOf(fs, var))
+      if (f->counter != var)
         continue;
-      std::optional<int64_t> step = 1;
-      if (auto *b = dyn_cast_or_null<CompoundAssignOperator>(fs->getInc()))
-        step = buffers_.evaluate(b->getRHS());
-      if (!step || *step <= 0 || writes(fs->getBody(), var))
+      auto *fs = cast<ForStmt>(f->stmt);
+      if (!f->info.tripCount || !f->step || *f->step <= 0 || buffers_.writtenIn(fs->getBody()).count(var))
         return std::nullopt;
       int64_t trips = *f->info.tripCount;
-      int64_t bytes = trips <= 0 ? 0 : ((trips - 1) * *step + 1) * elementBytes;
+      int64_t bytes = ((trips - 1) * *f->step + 1) * ctx_.getTypeSizeInChars(ty).getQuantity();
       if (trips <= 0 || bytes > 4096)
         return std::nullopt;
       return std::make_pair(trips, bytes);
     }
     return std::nullopt;
-  }
-
-  // Whether `fs` counts with `var` (declared or assigned in its init).
-  static bool counterOf(const ForStmt *fs, const VarDecl *var) {
-    if (auto *ds = dyn_cast_or_null<DeclStmt>(fs->getInit()))
-      return ds->isSingleDecl() && ds->getSingleDecl() == var;
-    if (auto *b = dyn_cast_or_null<BinaryOperator>(fs->getInit()); b && b->getOpcode() == BO_Assign)
-      if (auto *d = dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts()))
-        return d->getDecl() == var;
-    return false;
-  }
-
-  // Whether `s` assigns, increments or takes the address of `var`.
-  static bool writes(const Stmt *s, const VarDecl *var) {
-    if (!s)
-      return false;
-    auto isVar = [&](const Expr *e) {
-      auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
-      return d && d->getDecl() == var;
-    };
-    if (auto *b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp() && isVar(b->getLHS()))
-      return true;
-    if (auto *u = dyn_cast<UnaryOperator>(s);
-        u && (u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) && isVar(u->getSubExpr()))
-      return true;
-    for (const Stmt *c : s->children())
-      if (writes(c, var))
-        return true;
-    return false;
   }
 
   ManagedEvent event(ManagedEvent::Kind kind, const Expr *e, const BufferOrigin &o) {

@@ -12,47 +12,37 @@ using namespace clang;
 
 namespace {
 
-bool refersTo(const Expr *e, const VarDecl *v) {
-  auto *dre = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
-  return dre && dre->getDecl() == v;
-}
-
+// Every variable's writes in a body, in traversal order: its initializer,
+// `v = e`, `v op= e`, `++v`.
 class AssignmentFinder : public RecursiveASTVisitor<AssignmentFinder> {
 public:
-  AssignmentFinder(const VarDecl *v, std::vector<Assignment> &out) : v_(v), out_(&out) {}
-  // Every variable's, into `all`.
-  explicit AssignmentFinder(llvm::DenseMap<const VarDecl *, std::vector<Assignment>> &all) : all_(&all) {}
+  explicit AssignmentFinder(llvm::DenseMap<const VarDecl *, std::vector<Assignment>> &all) : all_(all) {}
   bool VisitDeclStmt(DeclStmt *ds) {
     for (const Decl *d : ds->decls())
-      if (auto *v = dyn_cast<VarDecl>(d); v && v->getInit() && (all_ || v == v_))
-        add(v, {ds, v->getInit()});
+      if (auto *v = dyn_cast<VarDecl>(d); v && v->getInit())
+        all_[v].push_back({ds, v->getInit()});
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator *b) {
     if (b->isAssignmentOp())
       if (auto *v = assigned(b->getLHS()))
-        add(v, {b, b->getRHS()});
+        all_[v].push_back({b, b->getRHS()});
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *u) {
     if (u->isIncrementDecrementOp())
       if (auto *v = assigned(u->getSubExpr()))
-        add(v, {u, nullptr});
+        all_[v].push_back({u, nullptr});
     return true;
   }
 
 private:
-  const VarDecl *assigned(const Expr *e) const {
-    if (!all_)
-      return refersTo(e, v_) ? v_ : nullptr;
+  static const VarDecl *assigned(const Expr *e) {
     auto *dre = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
     return dre ? dyn_cast<VarDecl>(dre->getDecl()) : nullptr;
   }
-  void add(const VarDecl *v, Assignment a) { (all_ ? (*all_)[v] : *out_).push_back(a); }
 
-  const VarDecl *v_ = nullptr;
-  std::vector<Assignment> *out_ = nullptr;
-  llvm::DenseMap<const VarDecl *, std::vector<Assignment>> *all_ = nullptr;
+  llvm::DenseMap<const VarDecl *, std::vector<Assignment>> &all_;
 };
 
 // Whether a loop body lets lanes leave an iteration or the loop early.
@@ -101,15 +91,6 @@ int exprSize(const IndexExpr &e, int acc) {
 }
 
 } // namespace
-
-std::vector<Assignment> assignmentsOf(const Stmt *body, const VarDecl *v) {
-  std::vector<Assignment> out;
-  if (body) {
-    AssignmentFinder f(v, out);
-    f.TraverseStmt(const_cast<Stmt *>(body));
-  }
-  return out;
-}
 
 std::shared_ptr<AssignmentIndex> indexAssignments(const Stmt *body) {
   auto index = std::make_shared<AssignmentIndex>();

@@ -25,10 +25,8 @@ struct Assignment {
   const clang::Expr *value = nullptr; // initializer or right-hand side; null for ++/--
 };
 
-std::vector<Assignment> assignmentsOf(const clang::Stmt *body, const clang::VarDecl *v);
-
 // Every variable's assignments in `body`, found in one walk (each list in
-// the order assignmentsOf gives), and the loop bodies already asked whether
+// source order), and the loop bodies already asked whether
 // lanes may leave them early: what controllingConditions keeps when asked
 // about many statements of one body.
 struct AssignmentIndex {

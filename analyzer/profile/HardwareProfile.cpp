@@ -322,12 +322,12 @@ std::optional<double> HardwareProfile::sharedWideThroughputBytesPerClk(int width
 
 std::optional<double> HardwareProfile::dramBandwidthGBps() const {
   std::optional<double> best;
-  for (const auto& e : values_)
-    if (e.probe == "dram_copy" && e.name == "copy_bandwidth_gbps") {
-      auto k = e.params.find("kernel");
-      if (k != e.params.end() && k->second.text == "cudaMemcpy_d2d") continue;
-      if (!best || e.value.median > *best) best = e.value.median;
-    }
+  for (size_t i : entriesOf("dram_copy", "copy_bandwidth_gbps")) {
+    const Entry& e = values_[i];
+    auto k = e.params.find("kernel");
+    if (k != e.params.end() && k->second.text == "cudaMemcpy_d2d") continue;
+    if (!best || e.value.median > *best) best = e.value.median;
+  }
   return best;
 }
 

@@ -106,37 +106,48 @@ void appendValues(std::string &out, const std::map<int, int64_t> &values) {
   out += '}';
 }
 
-} // namespace
-
-std::string guardsFingerprint(const std::vector<ExprRef> &guards) {
-  // The last few guard lists seen, by pointer: the accesses under one `if`
-  // and an access's guard-value retries ask for the same list many times
-  // (sw4ck: 5% of its time serializing them). The references held keep the
-  // pointers compared from being reused.
-  struct Seen {
+// The text of `head` (when given: an access's address, as "a...") and of
+// `guards` (each as "|g..."), serialized once per list of expression
+// pointers and kept: the accesses under one `if` ask for the same guards,
+// an access's guard-value retries for the same access under many options,
+// and a kernel's accesses come back a kernel's worth of calls apart (sw4ck:
+// 3,005 distinct accesses, 6,360 fingerprints). The references held keep
+// the pointers compared from being reused.
+std::string keptText(const ExprRef &head, const std::vector<ExprRef> &guards) {
+  struct Kept {
+    ExprRef head;
     std::vector<ExprRef> guards;
     std::string text;
   };
-  constexpr size_t kSeen = 16;
-  thread_local std::vector<Seen> seen;
-  thread_local size_t nextSlot = 0;
-  for (const Seen &s : seen)
-    if (s.guards == guards)
-      return s.text;
-  std::string out;
-  Serializer ser(out);
-  for (auto &g : guards) {
-    out += "|g";
-    ser.expr(*g);
+  thread_local std::unordered_map<std::string, Kept> kept;
+  std::string pointers;
+  auto appendPointer = [&](const ExprRef &e) {
+    auto p = reinterpret_cast<uintptr_t>(e.get());
+    pointers.append(reinterpret_cast<const char *>(&p), sizeof p);
+  };
+  appendPointer(head);
+  for (auto &g : guards)
+    appendPointer(g);
+  auto found = kept.find(pointers);
+  if (found == kept.end()) {
+    if (kept.size() >= 8192)
+      kept.clear();
+    Kept k{head, guards, head ? "a" : ""};
+    Serializer ser(k.text);
+    if (head)
+      ser.expr(*head);
+    for (auto &g : guards) {
+      k.text += "|g";
+      ser.expr(*g);
+    }
+    found = kept.emplace(std::move(pointers), std::move(k)).first;
   }
-  if (seen.size() < kSeen) {
-    seen.push_back({guards, out});
-  } else {
-    seen[nextSlot] = {guards, out};
-    nextSlot = (nextSlot + 1) % kSeen;
-  }
-  return out;
+  return found->second.text;
 }
+
+} // namespace
+
+std::string guardsFingerprint(const std::vector<ExprRef> &guards) { return keptText(nullptr, guards); }
 
 std::string guardsContextFingerprint(const std::vector<ExprRef> &guards, const BlockShape &block,
                                      const Binding &base) {
@@ -159,40 +170,7 @@ std::string accessFingerprint(const GuardedAccess &access, AddressSpace space, c
   static_assert(sizeof(EvaluationOptions) == sizeof(std::optional<BlockShape>) + 2 * sizeof(int64_t) + 2 * sizeof(int) +
                                                  2 * sizeof(std::map<int, int64_t>) + 8 + 3 * sizeof(int64_t),
                 "EvaluationOptions changed: add the new option to accessFingerprint");
-  // The expressions' part, kept per access (its expressions' pointers): the
-  // guard-value retries (UnreachedAccess.cpp) evaluate one access under many
-  // options, and the kernel's accesses are fingerprinted once when evaluated
-  // and again when retried, a kernel's worth of accesses apart (sw4ck: 3,005
-  // distinct accesses, 6,360 fingerprints). The references held keep the
-  // pointers compared from being reused.
-  struct Kept {
-    ExprRef offset;
-    std::vector<ExprRef> guards;
-    std::string text;
-  };
-  thread_local std::unordered_map<std::string, Kept> kept;
-  std::string pointers;
-  auto appendPointer = [&](const ExprRef &e) {
-    auto p = reinterpret_cast<uintptr_t>(e.get());
-    pointers.append(reinterpret_cast<const char *>(&p), sizeof p);
-  };
-  appendPointer(access.byteOffset);
-  for (auto &g : access.guards)
-    appendPointer(g);
-  auto found = kept.find(pointers);
-  if (found == kept.end()) {
-    if (kept.size() >= 8192)
-      kept.clear();
-    Kept k{access.byteOffset, access.guards, "a"};
-    Serializer ser(k.text);
-    ser.expr(*access.byteOffset);
-    for (auto &g : access.guards) {
-      k.text += "|g";
-      ser.expr(*g);
-    }
-    found = kept.emplace(std::move(pointers), std::move(k)).first;
-  }
-  std::string out = found->second.text;
+  std::string out = keptText(access.byteOffset, access.guards);
   out += "|w" + std::to_string(access.widthBytes) + "|s" + std::to_string(static_cast<int>(access.space)) + "|f" +
          std::to_string(static_cast<int>(space)) + "|e" + std::to_string(access.extentBytes) +
          (access.store ? "|st" : "") + "|shapes";
