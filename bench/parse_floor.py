@@ -93,10 +93,10 @@ def main():
                               capture_output=True, text=True, check=True).stdout.strip().splitlines()[0]
         floor = shlex.split(line)
         floor[0] = a.clang
-        floor = with_stand_ins(floor, tempfile.mkdtemp(prefix="floor-stand-ins-"))
         # warplint exits 1 on findings; clang exits 1 on host-side errors it tolerates.
         w, late = timed([a.warplint, "check", f, "--format", "json"] + mode, a.runs, (0, 1), a.cpu, a.timeout)
-        c, _ = timed(floor, a.runs, (0, 1), a.cpu)
+        with tempfile.TemporaryDirectory(prefix="floor-stand-ins-") as stand_ins:
+            c, _ = timed(with_stand_ins(floor, stand_ins), a.runs, (0, 1), a.cpu)
         if late:
             stopped.append(f)
         total_w += w

@@ -424,30 +424,43 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
   std::map<std::pair<int, int64_t>, std::vector<uint32_t>> activeByIteration;
   auto activeLanesPerIteration = [&](Binding b, int warp) {
     std::vector<uint32_t> masks(combos, 0);
-    std::vector<int64_t> values = samples[0]; // what guards read when there is one sample
-    values.resize(sweptIds.size() + plans.size());
+    // The inputs at every iteration combination (odometer order), as
+    // columns: each guard runs over all of them in one pass per lane
+    // (FlatExpr::atColumns), the swept symbols at what guards read when
+    // there is one sample.
+    std::vector<std::vector<int64_t>> inputColumns(sweptIds.size() + plans.size(), std::vector<int64_t>(combos));
+    for (size_t k = 0; k < sweptIds.size(); ++k)
+      std::fill(inputColumns[k].begin(), inputColumns[k].end(), samples[0][k]);
+    {
+      std::vector<size_t> at(plans.size(), 0);
+      for (size_t c = 0; c < combos; ++c) {
+        for (size_t i = 0; i < plans.size(); ++i)
+          inputColumns[sweptIds.size() + i][c] = plans[i].iterations[at[i]];
+        for (size_t i = 0; i < plans.size() && ++at[i] == plans[i].iterations.size(); ++i)
+          at[i] = 0;
+      }
+    }
+    std::vector<const int64_t *> inputs;
+    for (auto &column : inputColumns)
+      inputs.push_back(column.data());
+    std::vector<int64_t> guardValues(combos);
+    std::vector<char> guardOk(combos), pass(combos);
     for (int l = 0; l < kWarpSize; ++l) {
       int64_t tid = static_cast<int64_t>(warp) * kWarpSize + l;
       if (tid >= block.threads())
         continue;
       bindThread(b, block, tid);
-      std::vector<char> bound;
-      for (auto &g : loopGuards)
-        bound.push_back(g.bind(b));
-      std::vector<size_t> at(plans.size(), 0);
-      for (size_t c = 0; c < combos; ++c) {
-        for (size_t i = 0; i < plans.size(); ++i)
-          values[sweptIds.size() + i] = plans[i].iterations[at[i]];
-        bool pass = true; // as laneActive: a guard that fails to evaluate passes
-        for (size_t g = 0; g < loopGuards.size() && pass; ++g)
-          if (bound[g]) {
-            auto v = loopGuards[g].at(values.data());
-            pass = !(v && *v == 0);
-          }
-        masks[c] |= pass ? uint32_t{1} << l : 0;
-        for (size_t i = 0; i < plans.size() && ++at[i] == plans[i].iterations.size(); ++i)
-          at[i] = 0;
+      // As laneActive: a guard that fails to evaluate passes.
+      std::fill(pass.begin(), pass.end(), 1);
+      for (auto &g : loopGuards) {
+        if (!g.bind(b))
+          continue;
+        g.atColumns(inputs.data(), combos, guardValues.data(), guardOk.data());
+        for (size_t c = 0; c < combos; ++c)
+          pass[c] &= !(guardOk[c] && guardValues[c] == 0);
       }
+      for (size_t c = 0; c < combos; ++c)
+        masks[c] |= pass[c] ? uint32_t{1} << l : 0;
     }
     return masks;
   };
