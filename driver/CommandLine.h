@@ -66,6 +66,11 @@ struct CheckOptions {
   // --time-limit SECONDS: a file whose analysis takes more CPU time is
   // stopped and reported as not analyzed (exit 2), never a hang; 0: no limit.
   double timeLimit = kDefaultTimeLimitSeconds;
+  // Not a flag: the process ends as soon as runCheck returns (main sets it),
+  // so the analysis results are not freed one node at a time (the system
+  // takes the memory back at once; clang's -disable-free, which the parse
+  // floor has too). A caller that goes on leaves it false.
+  bool processEndsAfter = false;
 };
 
 // Below this predicted kernel gain (percent) a finding does not fail a run

@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sys/stat.h>
@@ -218,7 +219,16 @@ int runCheck(const CheckOptions &o) {
       std::cerr << "\r\033[K[" << done << "/" << total << "] " << displayPath(file, currentDirectory())
                 << std::flush;
     };
-  AnalysisResults results = analyze(jobs, analyzerOpts);
+  // Kept, not freed, when the process ends right after (processEndsAfter).
+  struct ResultsHolder {
+    std::unique_ptr<AnalysisResults> owned;
+    bool keep;
+    ~ResultsHolder() {
+      if (keep)
+        (void)owned.release();
+    }
+  } held{std::make_unique<AnalysisResults>(analyze(jobs, analyzerOpts)), o.processEndsAfter};
+  AnalysisResults &results = *held.owned;
   if (progress)
     std::cerr << "\r\033[K" << std::flush;
   std::vector<Finding> findings = runRules(results, [&](size_t unit) {

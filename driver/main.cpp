@@ -7,11 +7,28 @@
 #include "driver/VerifyCommand.h"
 #include "printers/ToolInfo.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <llvm/Config/llvm-config.h>
 
 using namespace warplint;
+
+// Whether main ends the process without running destructors once a check
+// is done (see CheckOptions::processEndsAfter): not under a sanitizer, whose
+// leak check runs at exit.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kEndWithoutTeardown = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || __has_feature(leak_sanitizer)
+constexpr bool kEndWithoutTeardown = false;
+#else
+constexpr bool kEndWithoutTeardown = true;
+#endif
+#else
+constexpr bool kEndWithoutTeardown = true;
+#endif
 
 static int dispatch(const CommandLine &cl) {
   switch (cl.command) {
@@ -21,8 +38,11 @@ static int dispatch(const CommandLine &cl) {
   case Command::Version:
     std::cout << kToolName << " " << kToolVersion << " (LLVM " << LLVM_VERSION_STRING << ")\n";
     return 0;
-  case Command::Check:
-    return runCheck(cl.check);
+  case Command::Check: {
+    CheckOptions check = cl.check;
+    check.processEndsAfter = kEndWithoutTeardown;
+    return runCheck(check);
+  }
   case Command::ListRules:
     return runListRules(cl.listRules);
   case Command::Docs:
@@ -46,7 +66,16 @@ int main(int argc, char **argv) {
     return 2;
   }
   try {
-    return dispatch(parsed.commandLine);
+    int status = dispatch(parsed.commandLine);
+    if (kEndWithoutTeardown && parsed.commandLine.command == Command::Check) {
+      // Output flushed, files written and closed: the caches the analysis
+      // kept per thread are not freed one by one either.
+      std::cout.flush();
+      std::cerr.flush();
+      std::fflush(nullptr);
+      std::_Exit(status);
+    }
+    return status;
   } catch (const std::exception &e) {
     // The analyzer promises not to throw; this is the last line of defense
     // against a crash on input nobody anticipated.
