@@ -1,6 +1,8 @@
 #include "analyzer/warp/AccessFingerprint.h"
 
+#include <atomic>
 #include <charconv>
+#include <cstdint>
 #include <unordered_map>
 
 namespace warplint {
@@ -106,43 +108,43 @@ void appendValues(std::string &out, const std::map<int, int64_t> &values) {
   out += '}';
 }
 
-// The text of `head` (when given: an access's address, as "a...") and of
-// `guards` (each as "|g..."), serialized once per list of expression
-// pointers and kept: the accesses under one `if` ask for the same guards,
-// an access's guard-value retries for the same access under many options,
-// and a kernel's accesses come back a kernel's worth of calls apart (sw4ck:
-// 3,005 distinct accesses, 6,360 fingerprints). The references held keep
-// the pointers compared from being reused.
-std::string keptText(const ExprRef &head, const std::vector<ExprRef> &guards) {
-  struct Kept {
-    ExprRef head;
-    std::vector<ExprRef> guards;
-    std::string text;
-  };
-  thread_local std::unordered_map<std::string, Kept> kept;
-  std::string pointers;
-  auto appendPointer = [&](const ExprRef &e) {
-    auto p = reinterpret_cast<uintptr_t>(e.get());
-    pointers.append(reinterpret_cast<const char *>(&p), sizeof p);
-  };
-  appendPointer(head);
-  for (auto &g : guards)
-    appendPointer(g);
-  auto found = kept.find(pointers);
-  if (found == kept.end()) {
-    if (kept.size() >= 8192)
-      kept.clear();
-    Kept k{head, guards, head ? "a" : ""};
-    Serializer ser(k.text);
-    if (head)
-      ser.expr(*head);
-    for (auto &g : guards) {
-      k.text += "|g";
-      ser.expr(*g);
-    }
-    found = kept.emplace(std::move(pointers), std::move(k)).first;
+// A number per expression structure: equal numbers mean equal structure,
+// for the whole run and across threads (the numbers come from one counter,
+// each given to one text). Kept per expression pointer, with a reference
+// held so that the pointer is not reused: the accesses under one `if` share
+// their guards' expressions, and an access's retries and its tally ask for
+// its address again (sw4ck serialized 6,039 address-and-guards lists of
+// about 1.1 KB of text each when they were serialized together; issue 19).
+// An address and its guards are serialized apart: what their evaluation
+// reads is each one's structure, in that order (loops are told apart by id).
+int64_t structureNumber(const ExprRef &e) {
+  static std::atomic<int64_t> next{0};
+  thread_local std::unordered_map<const IndexExpr *, std::pair<ExprRef, int64_t>> byPointer;
+  thread_local std::unordered_map<std::string, int64_t> byText;
+  if (auto it = byPointer.find(e.get()); it != byPointer.end())
+    return it->second.second;
+  if (byPointer.size() >= 65536) { // bounded; numbers already given stay unique
+    byPointer.clear();
+    byText.clear();
   }
-  return found->second.text;
+  std::string text;
+  Serializer(text).expr(*e);
+  auto [at, fresh] = byText.try_emplace(std::move(text), 0);
+  if (fresh)
+    at->second = next++;
+  byPointer.emplace(e.get(), std::make_pair(e, at->second));
+  return at->second;
+}
+
+// The key of `head` (when given: an access's address, as "a<number>") and
+// of `guards` (each as "|g<number>").
+std::string keptText(const ExprRef &head, const std::vector<ExprRef> &guards) {
+  std::string out;
+  if (head)
+    out += 'a' + std::to_string(structureNumber(head));
+  for (auto &g : guards)
+    out += "|g" + std::to_string(structureNumber(g));
+  return out;
 }
 
 } // namespace
