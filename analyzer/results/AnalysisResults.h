@@ -226,7 +226,10 @@ struct MemoryAccess {
   // values the index reads, when it reads any (`c[in[i]]`).
   std::vector<SourceLocation> indexLoads;
   std::vector<WarpAccessEval> evals;    // one per block shape / iteration evaluated
-  std::optional<UniformSweep> uniformSweep; // set when the address involves warp-uniform unknowns
+  // Set when the address involves warp-uniform unknowns. Shared and never
+  // changed once built: accesses evaluated alike (UniformSweep.cpp's memo)
+  // point to one sweep instead of copying its hundreds of samples.
+  std::shared_ptr<const UniformSweep> uniformSweep;
   // Worst evaluation by the measure relevant to the address space; -1 if none.
   int worstEval = -1;
   // When `evals` is empty for a shared or global access: why no warp could be

@@ -394,7 +394,7 @@ void evaluateAccessImpl(const GuardedAccess &access, const std::vector<BlockShap
   if (top >= 0)
     if (auto c = describeCondition(sweep, [&](auto &s) { return evaluationSeverity(worstOf(s), f.space) >= top; }))
       sweep.conditions.push_back("worst when " + *c);
-  f.uniformSweep = std::move(sweep);
+  f.uniformSweep = std::make_shared<const UniformSweep>(std::move(sweep));
 }
 
 } // namespace

@@ -306,7 +306,7 @@ struct GuardsPassOutcome {
   std::vector<WarpAccessEval> evals;
   int worstEval = -1;
   std::vector<std::string> assumptions;
-  std::optional<UniformSweep> uniformSweep; // set by a retry; unset: f's own is kept
+  std::shared_ptr<const UniformSweep> uniformSweep; // set by a retry; unset: f's own is kept
   std::string guardValueAssumed, evaluatedWhereGuardsPass;
 };
 

@@ -52,7 +52,7 @@ void expectSameAccess(const MemoryAccess &a, const MemoryAccess &b) {
   EXPECT_EQ(a.assumptions, b.assumptions);
   for (size_t i = 0; i < a.evals.size(); ++i)
     expectSameEval(a.evals[i], b.evals[i], "eval " + std::to_string(i));
-  ASSERT_EQ(a.uniformSweep.has_value(), b.uniformSweep.has_value());
+  ASSERT_EQ(a.uniformSweep != nullptr, b.uniformSweep != nullptr);
   if (!a.uniformSweep)
     return;
   ASSERT_EQ(a.uniformSweep->samples.size(), b.uniformSweep->samples.size());
@@ -145,7 +145,7 @@ TEST(SweepReuse, CornersMeasureWhatEveryLaneMeasures) {
         SCOPED_TRACE("space " + std::to_string(static_cast<int>(space)) + " extent " + std::to_string(extent) +
                      (guarded ? " guarded" : ""));
         MemoryAccess a = evaluated(fast, kShapes), b = evaluated(slow, kShapes);
-        ASSERT_TRUE(a.uniformSweep.has_value());
+        ASSERT_TRUE(a.uniformSweep != nullptr);
         EXPECT_EQ(a.uniformSweep->samples.size(), 98u); // 7 x 7 values of n and pitch, flip 0 and 1
         expectSameAccess(a, b);
       }
