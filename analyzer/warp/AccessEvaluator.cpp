@@ -650,6 +650,11 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
         // every lane's, and the lane pattern is that of the steps and the
         // base address modulo 128: patterns seen before are not rebuilt.
         bool viaCorners = laneAffine && anyActive;
+        // Corners past the block's last dimension above 1 are corner 0: no
+        // lane steps along it (a 1-D block needs two corners, not four), and
+        // an address affine in threadIdx fails at one corner exactly when it
+        // fails at every other (affineIn).
+        const int lastCorner = block.z > 1 ? 3 : block.y > 1 ? 2 : 1;
         if (viaCorners && affine) {
           // The corners for zero swept values and one step along each swept
           // symbol; a sample's corners are their affine combination.
@@ -657,13 +662,15 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
             std::vector<int64_t> point = zeros;
             if (variant > 0)
               point[variant - 1] = 1;
-            for (int d = 0; d <= 3 && !anyUnknown; ++d) {
+            for (int d = 0; d <= lastCorner && !anyUnknown; ++d) {
               auto v = address.evaluate(bindCorner(b, d), point.data());
               if (!v)
                 anyUnknown = true; // at every lane and sample alike (affineIn)
               else
                 variantCorners[variant][d] = *v;
             }
+            for (int d = lastCorner + 1; d <= 3; ++d)
+              variantCorners[variant][d] = variantCorners[variant][0];
           }
           for (size_t s = 0; s < samples.size() && !anyUnknown; ++s)
             for (int d = 0; d <= 3; ++d) {
@@ -676,7 +683,7 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
           // Each corner bound once, and evaluated at every sample in one
           // pass: only the instructions that read the swept symbols run per
           // sample.
-          for (int d = 0; d <= 3; ++d) {
+          for (int d = 0; d <= lastCorner; ++d) {
             bool bound = address.bind(bindCorner(b, d));
             if (bound)
               address.atColumns(columns.data(), samples.size(), atSamples.data(), atSamplesOk.data());
@@ -689,6 +696,9 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
                 sampleCorners[s][d] = atSamples[s];
             }
           }
+          for (size_t s = 0; s < samples.size(); ++s)
+            for (int d = lastCorner + 1; d <= 3; ++d)
+              sampleCorners[s][d] = sampleCorners[s][0];
         }
         for (int l = 0; l < kWarpSize && !anyUnknown && !laneAffine; ++l) {
           if (!active[l])
