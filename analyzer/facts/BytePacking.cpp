@@ -12,6 +12,7 @@
 #include "analyzer/facts/RewriteFacts.h"
 #include "analyzer/model/OffsetPolynomial.h"
 
+#include "analyzer/facts/BodyParents.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -187,8 +188,9 @@ private:
 
 class WindowFinder : public RecursiveASTVisitor<WindowFinder> {
 public:
-  WindowFinder(ASTContext &ctx, const FunctionDecl *fn, const std::vector<ModeledAccess> *model)
-      : ctx_(ctx), fn_(fn), pm_(fn->getBody()), model_(model) {}
+  WindowFinder(ASTContext &ctx, const FunctionDecl *fn, const std::vector<ModeledAccess> *model,
+               BodyParents &parents)
+      : ctx_(ctx), fn_(fn), pm_(parents.of(fn->getBody())), model_(model) {}
   std::vector<BytePackWindow> windows;
 
   bool VisitCompoundStmt(CompoundStmt *cs) {
@@ -780,7 +782,7 @@ private:
 
   ASTContext &ctx_;
   const FunctionDecl *fn_;
-  ParentMap pm_;
+  const ParentMap &pm_;
   const std::vector<ModeledAccess> *model_; // null: the spelled windows only
   std::multimap<std::string, const ModeledAccess *> modeledAt_;
   std::map<const ParmVarDecl *, bool> pointerChanges_;
@@ -789,21 +791,22 @@ private:
 } // namespace
 
 static std::vector<BytePackWindow> windowsOf(ASTContext &ctx, const FunctionDecl *fn,
-                                             const std::vector<ModeledAccess> *model) {
+                                             const std::vector<ModeledAccess> *model, BodyParents *parents) {
   if (!fn->getBody() || !fn->hasAttr<CUDAGlobalAttr>())
     return {};
-  WindowFinder f(ctx, fn, model);
+  BodyParents own;
+  WindowFinder f(ctx, fn, model, parents ? *parents : own);
   f.TraverseStmt(fn->getBody());
   return f.windows;
 }
 
 std::vector<BytePackWindow> findBytePackWindows(ASTContext &ctx, const FunctionDecl *fn) {
-  return windowsOf(ctx, fn, nullptr);
+  return windowsOf(ctx, fn, nullptr, nullptr);
 }
 
 std::vector<BytePackWindow> findBytePackWindows(ASTContext &ctx, const FunctionDecl *fn,
-                                                const std::vector<ModeledAccess> &model) {
-  return windowsOf(ctx, fn, &model);
+                                                const std::vector<ModeledAccess> &model, BodyParents *parents) {
+  return windowsOf(ctx, fn, &model, parents);
 }
 
 } // namespace warplint

@@ -15,9 +15,12 @@
 namespace warplint {
 
 struct ModeledAccess;
+class BodyParents;
 
-// `model`: the accesses modelKernel recorded for `fn`.
+// `model`: the accesses modelKernel recorded for `fn`; `parents`: the
+// bodies' parent maps to share (null: made here).
 std::vector<BytePackWindow> findBytePackWindows(clang::ASTContext &ctx, const clang::FunctionDecl *fn,
-                                                const std::vector<ModeledAccess> &model);
+                                                const std::vector<ModeledAccess> &model,
+                                                BodyParents *parents = nullptr);
 
 } // namespace warplint

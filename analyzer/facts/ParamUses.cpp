@@ -6,6 +6,7 @@
 // `const` is only ever suggested where it is proven. See RewriteFacts.h.
 #include "analyzer/facts/RewriteFacts.h"
 
+#include "analyzer/facts/BodyParents.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"
@@ -31,7 +32,7 @@ public:
 };
 
 struct FunctionUses {
-  std::unique_ptr<ParentMap> parents;
+  const ParentMap *parents = nullptr; // BodyParents'
   RefsByDecl refs;
 };
 
@@ -48,7 +49,8 @@ const std::set<std::string> &readOnlyCalls() {
 
 class PointerUses {
 public:
-  PointerUses(ASTContext &ctx, FunctionUsesCache &cache) : ctx_(ctx), cache_(cache) {}
+  PointerUses(ASTContext &ctx, FunctionUsesCache &cache, BodyParents &parents)
+      : ctx_(ctx), cache_(cache), parents_(parents) {}
 
   // Why the pointee of variable `v` (a pointer local or parameter of `fn`)
   // may be written; empty when it is only read.
@@ -90,7 +92,7 @@ private:
     auto &slot = cache_[fn];
     if (!slot) {
       slot = std::make_unique<FunctionUses>();
-      slot->parents = std::make_unique<ParentMap>(fn->getBody());
+      slot->parents = &parents_.of(fn->getBody());
       slot->refs.TraverseStmt(fn->getBody());
     }
     return *slot;
@@ -364,6 +366,7 @@ private:
 
   ASTContext &ctx_;
   FunctionUsesCache &cache_;
+  BodyParents &parents_;
   std::set<const VarDecl *> visiting_;
 };
 
@@ -376,7 +379,10 @@ SourceSpan pointAt(ASTContext &ctx, clang::SourceLocation loc) {
 
 } // namespace
 
-void describePointerParams(ASTContext &ctx, const FunctionDecl *fn, std::vector<ParamInfo> &params) {
+void describePointerParams(ASTContext &ctx, const FunctionDecl *fn, std::vector<ParamInfo> &params,
+                           BodyParents *parents) {
+  BodyParents own;
+  BodyParents &bodyParents = parents ? *parents : own;
   const SourceManager &sm = ctx.getSourceManager();
   // Edits go to the definition as written: an instantiation's parameters may
   // come from an earlier forward declaration of the template.
@@ -391,7 +397,7 @@ void describePointerParams(ASTContext &ctx, const FunctionDecl *fn, std::vector<
     info.loc.column = sm.getPresumedColumnNumber(where);
     if (!info.isPointer || p->getType()->getPointeeType()->isPointerType())
       continue;
-    PointerUses uses(ctx, bodies);
+    PointerUses uses(ctx, bodies, bodyParents);
     info.notReadOnlyReason = uses.variable(fn, p);
     info.onlyRead = info.notReadOnlyReason.empty();
     info.readAtAll = uses.sawRead;

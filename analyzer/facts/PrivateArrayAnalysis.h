@@ -19,6 +19,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "analyzer/facts/BodyParents.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
@@ -122,7 +123,7 @@ inline unsigned firstArgument(const clang::CallExpr *call, const clang::Function
 struct Frame {
   const clang::FunctionDecl *fn = nullptr;
   LocalWrites writes;
-  std::unique_ptr<clang::ParentMap> parents;
+  const clang::ParentMap *parents = nullptr; // Analysis::parents_'s
   std::map<const clang::ParmVarDecl *, std::pair<const clang::Expr *, const Frame *>> args;
   std::map<const clang::VarDecl *, const clang::ForStmt *> inductionLoops;
   std::map<const clang::ForStmt *, const clang::LoopHintAttr *> hints;
@@ -149,7 +150,7 @@ using FieldPath = std::vector<const clang::FieldDecl *>;
 
 class Analysis {
 public:
-  explicit Analysis(clang::ASTContext &ctx) : ctx_(ctx) {}
+  Analysis(clang::ASTContext &ctx, BodyParents &parents) : ctx_(ctx), parents_(parents) {}
 
   std::vector<PrivateArray> run(const clang::FunctionDecl *kernel);
 
@@ -230,6 +231,7 @@ private:
   std::optional<int64_t> tripCount(const clang::VarDecl *v, const clang::Expr *init, const clang::ForStmt *fs);
 
   clang::ASTContext &ctx_;
+  BodyParents &parents_;
   std::deque<Frame> frames_;
   std::vector<PrivateArray> arrays_;
   std::map<const clang::VarDecl *, size_t> order_;

@@ -53,7 +53,7 @@ Frame &Analysis::frame(const FunctionDecl *fn, const Frame *caller, const CallEx
   Frame &f = frames_.back();
   f.fn = fn;
   f.writes = LocalWrites::collect(fn->getBody());
-  f.parents = std::make_unique<ParentMap>(const_cast<Stmt *>(fn->getBody()));
+  f.parents = &parents_.of(fn->getBody());
   f.callChain = std::move(chain);
   f.depth = caller ? caller->depth + 1 : 0;
   f.caller = caller;
@@ -240,10 +240,11 @@ void Analysis::scanObject(const VarDecl *v, const Frame &f) {
 
 } // namespace private_arrays
 
-std::vector<PrivateArray> describePrivateArrays(ASTContext &ctx, const FunctionDecl *fn) {
+std::vector<PrivateArray> describePrivateArrays(ASTContext &ctx, const FunctionDecl *fn, BodyParents *parents) {
   if (!fn->getBody() || fn->isDependentContext())
     return {};
-  private_arrays::Analysis a(ctx);
+  BodyParents own;
+  private_arrays::Analysis a(ctx, parents ? *parents : own);
   return a.run(fn);
 }
 

@@ -25,8 +25,9 @@ void describeArrayLayout(clang::ASTContext &ctx, const clang::FunctionDecl *fn, 
 
 // Fills onlyRead, readAtAll, notReadOnlyReason and the insertion points of
 // every pointer parameter of `fn` (parallel to fn's parameters).
+// `parents`: the bodies' parent maps to share (null: made here).
 void describePointerParams(clang::ASTContext &ctx, const clang::FunctionDecl *fn,
-                           std::vector<ParamInfo> &params);
+                           std::vector<ParamInfo> &params, class BodyParents *parents = nullptr);
 
 // The empty span before the pointee type of pointer parameter `p`, where
 // `const ` goes; invalid when the type is not written there (a macro, a typedef).

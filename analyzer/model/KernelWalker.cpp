@@ -4,6 +4,7 @@
 #include "analyzer/model/Assignments.h"
 #include "analyzer/model/LoopRecurrences.h"
 #include "analyzer/model/OutParameters.h"
+#include "analyzer/facts/BodyParents.h"
 #include "analyzer/facts/BytePackingModel.h"
 #include "analyzer/facts/RewriteFacts.h"
 #include "analyzer/facts/PrivateArrays.h"
@@ -65,6 +66,7 @@ struct WalkState {
   int nextRegion = 0;
   int nextStatement = 0; // ProgramEvent::statement
   std::vector<const FunctionDecl *> stack; // functions being walked, outermost first
+  BodyParents parents; // shared by the facts below (BodyParents.h)
 };
 
 constexpr size_t kMaxInlineDepth = 4;
@@ -188,7 +190,7 @@ private:
           lb->getMaxThreads()->EvaluateAsInt(r, ctx_))
         k.launchBoundsMaxThreads = r.Val.getInt().getExtValue();
     }
-    describePointerParams(ctx_, fn_, k.params);
+    describePointerParams(ctx_, fn_, k.params, &state_.parents);
     k.undefinedOverloads = findUndefinedOverloads(ctx_, fn_);
     k.byteLane = findByteLaneKernel(ctx_, fn_);
   }
@@ -882,9 +884,9 @@ ModeledKernel modelKernel(ASTContext &ctx, const FunctionDecl *fn) {
   w.run();
   // After the walk: where the index is not spelled W*E+k, the accesses'
   // modeled byte offsets prove (or not) the bytes a thread packs.
-  m.info.bytePackWindows = findBytePackWindows(ctx, fn, m.accesses);
+  m.info.bytePackWindows = findBytePackWindows(ctx, fn, m.accesses, &state.parents);
   m.info.privateMemory = std::make_shared<PrivateMemoryFacts>();
-  m.info.privateMemory->arrays = describePrivateArrays(ctx, fn);
+  m.info.privateMemory->arrays = describePrivateArrays(ctx, fn, &state.parents);
   for (auto &a : m.accesses)
     m.threadDims = std::max(m.threadDims, threadDimsOf(*a.guarded.byteOffset));
   return m;
