@@ -1,5 +1,6 @@
 #include "analyzer/Analyzer.h"
 #include "analyzer/Deadline.h"
+#include "analyzer/facts/BodyParents.h"
 #include "analyzer/model/BlockShapes.h"
 #include "analyzer/native/PtxasFrames.h"
 #include "analyzer/results/PrivateMemory.h"
@@ -173,7 +174,7 @@ private:
   void addLaunch(const LaunchOperands &op) {
     bool viaPointer = false;
     std::vector<const FunctionDecl *> kernels = launchedKernels(op, current_, viaPointer);
-    out_.launches.push_back(modelLaunch(ctx_, op, current_, kernels, viaPointer));
+    out_.launches.push_back(modelLaunch(ctx_, op, current_, kernels, viaPointer, &hostParents_));
     out_.launchKernels.push_back(std::move(kernels));
   }
 
@@ -181,6 +182,7 @@ private:
   SourceManager &sm_;
   UnitModel &out_;
   const FunctionDecl *current_ = nullptr;
+  BodyParents hostParents_; // the launches' enclosing bodies (modelLaunch)
   std::set<const FunctionDecl *> seen_;
 };
 

@@ -109,7 +109,8 @@ const std::vector<Assignment> &AssignmentIndex::of(const VarDecl *v) const {
 }
 
 std::vector<const Expr *> controllingConditions(ASTContext &ctx, const Stmt *node, const Stmt *body,
-                                                bool &lanesMayLeave, AssignmentIndex *kept) {
+                                                bool &lanesMayLeave, AssignmentIndex *kept,
+                                                const ParentMap *bodyParents) {
   auto earlyExit = [&](const Stmt *loopBody) {
     if (!kept)
       return hasEarlyExit(loopBody);
@@ -120,18 +121,36 @@ std::vector<const Expr *> controllingConditions(ASTContext &ctx, const Stmt *nod
   };
   std::vector<const Expr *> conds;
   lanesMayLeave = false;
+  // The parent of `current` as the unit's map gives it: a statement; a
+  // declaration to step through (a VarDecl between its DeclStmt and its
+  // initializer: `child` is then null, as here when the parent is the
+  // DeclStmt); or the end (the function; a lambda's body, whose parent is
+  // its call operator).
   DynTypedNode current = DynTypedNode::create(*node);
   for (int guard = 0; guard < 256; ++guard) {
-    auto parents = ctx.getParents(current);
-    if (parents.empty())
-      break;
-    const Stmt *p = parents[0].get<Stmt>();
-    const Stmt *child = current.get<Stmt>();
-    if (!p) { // a Decl (the DeclStmt's VarDecl, or the function itself)
-      if (parents[0].get<FunctionDecl>())
+    const Stmt *p = nullptr, *child = current.get<Stmt>();
+    DynTypedNode next;
+    if (bodyParents) {
+      p = child ? bodyParents->getParent(child) : nullptr;
+      if (!p)
         break;
-      current = parents[0];
-      continue;
+      if (auto *lambda = dyn_cast<LambdaExpr>(p); lambda && lambda->getBody() == child)
+        break;
+      if (isa<DeclStmt>(p))
+        child = nullptr;
+      next = DynTypedNode::create(*p);
+    } else {
+      auto parents = ctx.getParents(current);
+      if (parents.empty())
+        break;
+      p = parents[0].get<Stmt>();
+      if (!p) { // a Decl (the DeclStmt's VarDecl, or the function itself)
+        if (parents[0].get<FunctionDecl>())
+          break;
+        current = parents[0];
+        continue;
+      }
+      next = parents[0];
     }
     // A direct child of p lies in no other part of p (the AST is a tree):
     // the parts are compared, not walked (a walk of each sibling part per
@@ -171,7 +190,7 @@ std::vector<const Expr *> controllingConditions(ASTContext &ctx, const Stmt *nod
     }
     if (p == body)
       break;
-    current = parents[0];
+    current = next;
   }
   return conds;
 }

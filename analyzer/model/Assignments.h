@@ -11,6 +11,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ParentMap.h"
 
 #include <map>
 #include <string>
@@ -41,10 +42,12 @@ std::shared_ptr<AssignmentIndex> indexAssignments(const clang::Stmt *body);
 // `?:`, `&&`, `||`) whose controlled part holds `node`, innermost first, up
 // to `body`. `lanesMayLeave` is set when a loop holding `node` has a
 // `break`, `continue`, `return` or `goto`: lanes may then run different
-// iterations whatever the conditions.
+// iterations whatever the conditions. `bodyParents`: `body`'s parent map
+// (null: the unit's ASTContext map, which covers the whole translation unit).
 std::vector<const clang::Expr *> controllingConditions(clang::ASTContext &ctx, const clang::Stmt *node,
                                                        const clang::Stmt *body, bool &lanesMayLeave,
-                                                       AssignmentIndex *kept = nullptr);
+                                                       AssignmentIndex *kept = nullptr,
+                                                       const clang::ParentMap *bodyParents = nullptr);
 
 // The value each tracked local (an integer local or parameter written after
 // its declaration, whose address does not escape) holds at the walker's

@@ -1,4 +1,5 @@
 #include "analyzer/model/ExprTranslator.h"
+#include "analyzer/facts/BodyParents.h"
 #include "analyzer/model/Assignments.h"
 
 #include "clang/AST/Attr.h"
@@ -569,7 +570,8 @@ bool ExprTranslator::isUniformLocal(const VarDecl *v) {
       break;
     }
     bool lanesMayLeave = false;
-    for (const Expr *c : controllingConditions(ctx_, a.node, fn_->getBody(), lanesMayLeave, index.get()))
+    for (const Expr *c : controllingConditions(ctx_, a.node, fn_->getBody(), lanesMayLeave, index.get(),
+                                               bodyParents_ ? &bodyParents_->of(fn_->getBody()) : nullptr))
       if (!isUniformScalar(c)) {
         uniform = false;
         break;

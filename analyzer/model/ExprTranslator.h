@@ -75,6 +75,9 @@ public:
   ExprRef uniformValue(const std::string &name, const void *key = nullptr);
   // Ids of uniform symbols are shared by the walkers of one kernel.
   void shareUniformIds(int *counter) { uniformIds_ = counter; }
+  // Body parent maps shared with the walk's other readers (BodyParents.h);
+  // unset: isUniformLocal reads the unit's ASTContext parent map.
+  void shareBodyParents(class BodyParents *parents) { bodyParents_ = parents; }
   // Every assignment of `v` in the function (its initializer included) is
   // warp-uniform and made under warp-uniform control flow in a loop no lane
   // leaves early: every lane holds the same value wherever it is read.
@@ -164,6 +167,7 @@ private:
   int callDepth_ = 0; // calls followed to reach this body (returned values)
   int ownUniformIds_ = 0;
   int *uniformIds_ = &ownUniformIds_;
+  BodyParents *bodyParents_ = nullptr;
   llvm::DenseMap<const void *, ExprRef> uniformByKey_;
   // Every local's assignments in the body, found in one walk on the first
   // uniformity question (a kernel asks about hundreds of locals, each a walk

@@ -127,6 +127,7 @@ private:
     if (!fn_->getBody())
       return;
     tr_.shareUniformIds(&state_.nextUniformId);
+    tr_.shareBodyParents(&state_.parents);
     loopBase_ = loopStack_.size();
     values_.bindParameters(fn_);
     state_.stack.push_back(fn_);

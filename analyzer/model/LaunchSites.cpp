@@ -2,6 +2,7 @@
 #include "analyzer/model/ExprTranslator.h"
 #include "analyzer/model/KernelWalker.h"
 #include "analyzer/model/ReachingShapes.h"
+#include "analyzer/facts/BodyParents.h"
 #include "analyzer/facts/RewriteFacts.h"
 
 #include "clang/AST/Attr.h"
@@ -18,6 +19,33 @@ namespace warplint {
 using namespace clang;
 
 namespace {
+
+// A statement's parent as the walks below read the unit's parent map: a
+// statement, or none where that map gives a declaration (a variable's
+// initializer, a lambda's body), several parents or none. From the
+// enclosing function's body map when there is one: the unit's map covers
+// every declaration of the translation unit, headers included, the first
+// time it is asked (4.4% of HeCBench sw4ck; issue 19).
+class StmtParents {
+public:
+  StmtParents(ASTContext &ctx, const ParentMap *body) : ctx_(ctx), body_(body) {}
+  const Stmt *of(const Stmt *s) const {
+    if (body_) {
+      const Stmt *p = body_->getParent(s);
+      if (!p || isa<DeclStmt>(p))
+        return nullptr;
+      if (auto *lambda = dyn_cast<LambdaExpr>(p); lambda && lambda->getBody() == s)
+        return nullptr;
+      return p;
+    }
+    auto parents = ctx_.getParents(*s);
+    return parents.size() == 1 ? parents[0].get<Stmt>() : nullptr;
+  }
+
+private:
+  ASTContext &ctx_;
+  const ParentMap *body_;
+};
 
 using PartialShape = std::array<std::optional<int64_t>, 3>;
 
@@ -47,7 +75,8 @@ int memberOf(const Expr *e, const VarDecl *v) {
 // so does one in the then-branch of `if (v == N)`. Returns the (variable,
 // value) pairs of the enclosing switches whose case label is a single
 // constant and of the enclosing such ifs.
-std::vector<std::pair<const VarDecl *, int64_t>> knownByBranch(ASTContext &ctx, const Stmt *s) {
+std::vector<std::pair<const VarDecl *, int64_t>> knownByBranch(ASTContext &ctx, const StmtParents &parentOf,
+                                                               const Stmt *s) {
   std::vector<std::pair<const VarDecl *, int64_t>> out;
   std::vector<const CaseStmt *> labels; // case labels of the innermost switch not yet matched
   auto caseValue = [&](const CaseStmt *c) -> std::optional<int64_t> {
@@ -59,18 +88,14 @@ std::vector<std::pair<const VarDecl *, int64_t>> knownByBranch(ASTContext &ctx, 
   };
   const Stmt *child = s;
   for (int depth = 0; depth < 64; ++depth) {
-    auto parents = ctx.getParents(*child);
-    if (parents.size() != 1)
-      break;
-    const Stmt *p = parents[0].get<Stmt>();
+    const Stmt *p = parentOf.of(child);
     if (!p)
       break;
     if (auto *c = dyn_cast<CaseStmt>(p))
       labels.push_back(c);
     if (auto *body = dyn_cast<CompoundStmt>(p); body && labels.empty()) {
       // A statement after the first one of its case: the nearest label before it.
-      auto grand = ctx.getParents(*body);
-      if (grand.size() == 1 && grand[0].get<SwitchStmt>()) {
+      if (isa_and_nonnull<SwitchStmt>(parentOf.of(body))) {
         const Stmt *label = nullptr;
         for (const Stmt *b : body->body()) {
           if (b == child)
@@ -112,8 +137,8 @@ std::vector<std::pair<const VarDecl *, int64_t>> knownByBranch(ASTContext &ctx, 
 class ShapeEvaluator {
 public:
   // `at`: the launch, where dim3 variables are read.
-  ShapeEvaluator(ASTContext &ctx, const FunctionDecl *fn, const Stmt *at)
-      : ctx_(ctx), at_(at), writes_(LocalWrites::collect(fn ? fn->getBody() : nullptr)), tr_(ctx, fn, writes_),
+  ShapeEvaluator(ASTContext &ctx, const FunctionDecl *fn, const Stmt *at, const StmtParents &parentOf)
+      : ctx_(ctx), at_(at), parentOf_(parentOf), writes_(LocalWrites::collect(fn ? fn->getBody() : nullptr)), tr_(ctx, fn, writes_),
         assignments_(assignmentsIn(fn)) {}
 
   void bind(const VarDecl *v, int64_t value) { tr_.bindLoopVar(v, IndexExpr::constant(value)); }
@@ -231,12 +256,12 @@ private:
   bool dominatesLaunch(const Expr *e) {
     const Stmt *s = e;
     for (int depth = 0; depth < 64; ++depth) {
-      auto parents = ctx_.getParents(*s);
-      if (parents.size() != 1)
+      const Stmt *p = parentOf_.of(s);
+      if (!p)
         return false;
-      if (auto *cs = parents[0].get<CompoundStmt>())
+      if (auto *cs = dyn_cast<CompoundStmt>(p))
         return encloses(cs, at_);
-      const Expr *pe = parents[0].get<Expr>();
+      const Expr *pe = dyn_cast<Expr>(p);
       if (!pe)
         return false; // an if, a loop, a case: it may not run
       s = pe;
@@ -249,8 +274,7 @@ private:
     for (int depth = 0; depth < 256 && s; ++depth) {
       if (s == outer)
         return true;
-      auto parents = ctx_.getParents(*s);
-      s = parents.size() == 1 ? parents[0].get<Stmt>() : nullptr;
+      s = parentOf_.of(s);
     }
     return false;
   }
@@ -260,14 +284,14 @@ private:
     for (int depth = 0; depth < 256 && s; ++depth) {
       if ((isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s)) && encloses(s, e))
         return true;
-      auto parents = ctx_.getParents(*s);
-      s = parents.size() == 1 ? parents[0].get<Stmt>() : nullptr;
+      s = parentOf_.of(s);
     }
     return false;
   }
 
   ASTContext &ctx_;
   const Stmt *at_;
+  const StmtParents &parentOf_;
   LocalWrites writes_;
   ExprTranslator tr_;
   std::vector<Assignment> assignments_;
@@ -403,7 +427,7 @@ std::string kernelKey(const FunctionDecl *fd) {
 }
 
 LaunchSite modelLaunch(ASTContext &ctx, const LaunchOperands &launch, const FunctionDecl *enclosing,
-                       const std::vector<const FunctionDecl *> &kernels, bool viaPointer) {
+                       const std::vector<const FunctionDecl *> &kernels, bool viaPointer, BodyParents *bodies) {
   const Expr *call = launch.launch;
   LaunchSite site;
   site.loc = toLocation(ctx.getSourceManager(), call->getBeginLoc());
@@ -420,8 +444,16 @@ LaunchSite modelLaunch(ASTContext &ctx, const LaunchOperands &launch, const Func
     site.argAllocations = launchArgAllocations(ctx, launch.kernelCall, enclosing);
   if (!launch.grid || !launch.block)
     return site;
-  ShapeEvaluator eval(ctx, enclosing, call);
-  auto known = knownByBranch(ctx, call);
+  // The enclosing function's body map when the launch is in that body.
+  const ParentMap *body = nullptr;
+  if (bodies && enclosing && enclosing->getBody()) {
+    body = &bodies->of(enclosing->getBody());
+    if (!body->hasParent(call))
+      body = nullptr;
+  }
+  StmtParents parentOf(ctx, body);
+  ShapeEvaluator eval(ctx, enclosing, call, parentOf);
+  auto known = knownByBranch(ctx, parentOf, call);
   for (auto [var, value] : known)
     eval.bind(var, value);
   site.gridText = sourceText(ctx, launch.grid->getSourceRange());
@@ -447,7 +479,7 @@ LaunchSite modelLaunch(ASTContext &ctx, const LaunchOperands &launch, const Func
   site.blockByMemberAssignment = eval.usedMemberAssignment();
   if (!site.block) {
     auto integer = [&](const Expr *e) { return eval.integer(e); };
-    if (auto reaching = reachingBlockShapes(ctx, enclosing, call, launch.block, integer, known)) {
+    if (auto reaching = reachingBlockShapes(ctx, enclosing, call, launch.block, integer, known, bodies)) {
       if (reaching->shapes.size() == 1 && reaching->assumption.empty()) { // every path gives the same shape
         site.block = reaching->shapes.front();
         site.blockDims = {site.block->x, site.block->y, site.block->z};

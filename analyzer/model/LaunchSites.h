@@ -32,9 +32,12 @@ LaunchOperands launchOperands(const clang::CUDAKernelCallExpr *call);
 // Nullopt when `call` is not one of the runtime's launch functions.
 std::optional<LaunchOperands> runtimeLaunchOperands(const clang::CallExpr *call);
 
-// `kernels` are the functions the launch may start (launchedKernels).
+// `kernels` are the functions the launch may start (launchedKernels);
+// `bodies`: the unit's body parent maps to share (null: the unit's
+// ASTContext parent map).
 LaunchSite modelLaunch(clang::ASTContext &ctx, const LaunchOperands &launch, const clang::FunctionDecl *enclosing,
-                       const std::vector<const clang::FunctionDecl *> &kernels, bool viaPointer);
+                       const std::vector<const clang::FunctionDecl *> &kernels, bool viaPointer,
+                       class BodyParents *bodies = nullptr);
 
 // The kernels a launch may start: the kernel it names, or, for a launch
 // through a function-pointer variable or a table of them (`k<<<g, b>>>(...)`,

@@ -3,6 +3,7 @@
 #include "analyzer/model/ExprTranslator.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "analyzer/facts/BodyParents.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -178,9 +179,10 @@ public:
   PathWalker(ASTContext &ctx, const FunctionDecl *fn, const Stmt *launch,
              const std::function<std::optional<int64_t>(const Expr *)> &integer,
              const std::vector<std::pair<const VarDecl *, int64_t>> &known, int callDepth,
-             std::string *assumption)
+             std::string *assumption, BodyParents *bodies = nullptr)
       : ctx_(ctx), fn_(fn), launch_(launch), integer_(integer), known_(known),
-        writes_(LocalWrites::collect(fn->getBody())), callDepth_(callDepth), assumption_(assumption) {}
+        writes_(LocalWrites::collect(fn->getBody())), callDepth_(callDepth), assumption_(assumption),
+        bodies_(bodies) {}
 
   // The state where the launch runs; nullopt when it cannot be followed.
   std::optional<State> run() {
@@ -421,6 +423,25 @@ private:
   }
 
   bool collectAncestors() {
+    // From the body's parent map when given one that holds the launch (the
+    // unit's map covers the whole translation unit; issue 19); a lambda's
+    // body ends the walk there as its call operator ends it below.
+    if (bodies_) {
+      const ParentMap &pm = bodies_->of(fn_->getBody());
+      if (launch_ == fn_->getBody() || pm.hasParent(launch_)) {
+        const Stmt *s = launch_;
+        for (int guard = 0; guard < 512 && s; ++guard) {
+          ancestors_.insert(s);
+          if (s == fn_->getBody())
+            return true;
+          const Stmt *p = pm.getParent(s);
+          if (auto *lambda = dyn_cast_or_null<LambdaExpr>(p); lambda && lambda->getBody() == s)
+            return false;
+          s = p;
+        }
+        return false;
+      }
+    }
     DynTypedNode node = DynTypedNode::create(*launch_);
     for (int guard = 0; guard < 512; ++guard) {
       if (const Stmt *s = node.get<Stmt>()) {
@@ -608,6 +629,7 @@ private:
   LocalWrites writes_;
   int callDepth_;
   std::string *assumption_; // ReachingShapes::assumption
+  BodyParents *bodies_;     // null: the unit's ASTContext parent map
   mutable std::shared_ptr<const LocalWrites> unitWrites_;
   mutable int globalDepth_ = 0;
   std::set<const Stmt *> ancestors_;
@@ -653,11 +675,11 @@ ReachingShapesUnitCache::~ReachingShapesUnitCache() { openUnitCache = outer_; }
 std::optional<ReachingShapes>
 reachingBlockShapes(ASTContext &ctx, const FunctionDecl *fn, const Stmt *launch, const Expr *blockArg,
                     const std::function<std::optional<int64_t>(const Expr *)> &integer,
-                    const std::vector<std::pair<const VarDecl *, int64_t>> &known) {
+                    const std::vector<std::pair<const VarDecl *, int64_t>> &known, BodyParents *bodies) {
   if (!fn || !fn->getBody() || !launch || !blockArg)
     return std::nullopt;
   ReachingShapes out;
-  PathWalker walker(ctx, fn, launch, integer, known, 0, &out.assumption);
+  PathWalker walker(ctx, fn, launch, integer, known, 0, &out.assumption, bodies);
   std::optional<State> st = walker.run();
   if (!st)
     return std::nullopt;

@@ -74,6 +74,7 @@ private:
 std::optional<ReachingShapes>
 reachingBlockShapes(clang::ASTContext &ctx, const clang::FunctionDecl *fn, const clang::Stmt *launch,
                     const clang::Expr *blockArg, const std::function<std::optional<int64_t>(const clang::Expr *)> &integer,
-                    const std::vector<std::pair<const clang::VarDecl *, int64_t>> &known);
+                    const std::vector<std::pair<const clang::VarDecl *, int64_t>> &known,
+                    class BodyParents *bodies = nullptr);
 
 } // namespace warplint
