@@ -123,7 +123,7 @@ int64_t structureNumber(const ExprRef &e) {
   thread_local std::unordered_map<std::string, int64_t> byText;
   if (auto it = byPointer.find(e.get()); it != byPointer.end())
     return it->second.second;
-  if (byPointer.size() >= 65536) { // bounded; numbers already given stay unique
+  if (byPointer.size() >= 16384) { // bounded (about 16 MB of text); numbers given stay unique
     byPointer.clear();
     byText.clear();
   }
