@@ -77,13 +77,12 @@ bool laneActive(const GuardedAccess &a, const Binding &b) {
 
 std::vector<int64_t> loopIterations(const LoopRecurrence &rec, const Binding &base, int cap) {
   std::vector<int64_t> ks;
+  Binding withK = base; // one copy, its iteration and lane set in place
   for (int64_t k = 0; k < cap; ++k) {
     bool anyLane = false, known = true;
-    Binding b = base;
+    withK.loopIter[rec.loopId] = k;
     for (int l = 0; l < kWarpSize && !anyLane; ++l) {
-      b.threadIdx[0] = l; // the condition is mostly uniform; a few lanes suffice
-      Binding withK = b;
-      withK.loopIter[rec.loopId] = k;
+      withK.threadIdx[0] = l; // the condition is mostly uniform; a few lanes suffice
       if (!rec.cond) {
         anyLane = true;
         break;
