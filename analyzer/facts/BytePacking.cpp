@@ -10,9 +10,9 @@
 #include "analyzer/model/KernelWalker.h"
 #include "analyzer/facts/BytePackingModel.h"
 #include "analyzer/facts/RewriteFacts.h"
+#include "analyzer/facts/BodyParents.h"
 #include "analyzer/model/OffsetPolynomial.h"
 
-#include "analyzer/facts/BodyParents.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"

@@ -5,8 +5,8 @@
 // pointer stored to memory, its address taken) counts as a write, so that a
 // `const` is only ever suggested where it is proven. See RewriteFacts.h.
 #include "analyzer/facts/RewriteFacts.h"
-
 #include "analyzer/facts/BodyParents.h"
+
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"

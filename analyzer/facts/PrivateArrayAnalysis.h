@@ -10,6 +10,7 @@
 //                              induction variables and trip counts
 #pragma once
 
+#include "analyzer/facts/BodyParents.h"
 #include "analyzer/facts/RewriteFacts.h"
 #include "analyzer/model/ExprTranslator.h"
 #include "analyzer/model/KernelWalker.h"
@@ -19,7 +20,6 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "analyzer/facts/BodyParents.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 

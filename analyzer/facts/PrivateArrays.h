@@ -15,12 +15,14 @@
 
 namespace warplint {
 
+class BodyParents; // analyzer/facts/BodyParents.h
+
 // Every private array declared in `fn` or in the __device__ functions it
 // calls (analyzed in place, up to 4 calls deep, their parameters standing
 // for the caller's arguments).
 // `parents`: the bodies' parent maps to share (null: made here).
 std::vector<PrivateArray> describePrivateArrays(clang::ASTContext &ctx, const clang::FunctionDecl *fn,
-                                                class BodyParents *parents = nullptr);
+                                                BodyParents *parents = nullptr);
 
 // The loads from memory whose values the subscripts of `access` read,
 // directly or through locals' initializers: `in[i]` for `c[in[i]]` and for

@@ -15,6 +15,8 @@
 
 namespace warplint {
 
+class BodyParents; // analyzer/facts/BodyParents.h
+
 // The file range `range` covers as written, or an invalid span when it does
 // not map to one contiguous range of a file (it is inside a macro body).
 SourceSpan fileSpan(const clang::ASTContext &ctx, clang::CharSourceRange range);
@@ -27,7 +29,7 @@ void describeArrayLayout(clang::ASTContext &ctx, const clang::FunctionDecl *fn, 
 // every pointer parameter of `fn` (parallel to fn's parameters).
 // `parents`: the bodies' parent maps to share (null: made here).
 void describePointerParams(clang::ASTContext &ctx, const clang::FunctionDecl *fn,
-                           std::vector<ParamInfo> &params, class BodyParents *parents = nullptr);
+                           std::vector<ParamInfo> &params, BodyParents *parents = nullptr);
 
 // The empty span before the pointee type of pointer parameter `p`, where
 // `const ` goes; invalid when the type is not written there (a macro, a typedef).

@@ -1,4 +1,5 @@
 #include "analyzer/model/Assignments.h"
+#include "analyzer/facts/BodyParents.h"
 #include "analyzer/model/LoopExitValues.h"
 #include "analyzer/model/UnrolledLoops.h"
 
@@ -131,10 +132,8 @@ std::vector<const Expr *> controllingConditions(ASTContext &ctx, const Stmt *nod
     const Stmt *p = nullptr, *child = current.get<Stmt>();
     DynTypedNode next;
     if (bodyParents) {
-      p = child ? bodyParents->getParent(child) : nullptr;
+      p = child ? BodyParents::parentWithinFunction(*bodyParents, child) : nullptr;
       if (!p)
-        break;
-      if (auto *lambda = dyn_cast<LambdaExpr>(p); lambda && lambda->getBody() == child)
         break;
       if (isa<DeclStmt>(p))
         child = nullptr;

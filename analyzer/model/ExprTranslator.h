@@ -24,6 +24,8 @@
 
 namespace warplint {
 
+class BodyParents; // analyzer/facts/BodyParents.h
+
 struct AssignmentIndex; // Assignments.h
 
 // Which locals and parameters the function body writes after their
@@ -77,7 +79,7 @@ public:
   void shareUniformIds(int *counter) { uniformIds_ = counter; }
   // Body parent maps shared with the walk's other readers (BodyParents.h);
   // unset: isUniformLocal reads the unit's ASTContext parent map.
-  void shareBodyParents(class BodyParents *parents) { bodyParents_ = parents; }
+  void shareBodyParents(BodyParents *parents) { bodyParents_ = parents; }
   // Every assignment of `v` in the function (its initializer included) is
   // warp-uniform and made under warp-uniform control flow in a loop no lane
   // leaves early: every lane holds the same value wherever it is read.

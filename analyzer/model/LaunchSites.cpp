@@ -31,12 +31,8 @@ public:
   StmtParents(ASTContext &ctx, const ParentMap *body) : ctx_(ctx), body_(body) {}
   const Stmt *of(const Stmt *s) const {
     if (body_) {
-      const Stmt *p = body_->getParent(s);
-      if (!p || isa<DeclStmt>(p))
-        return nullptr;
-      if (auto *lambda = dyn_cast<LambdaExpr>(p); lambda && lambda->getBody() == s)
-        return nullptr;
-      return p;
+      const Stmt *p = BodyParents::parentWithinFunction(*body_, s);
+      return isa_and_nonnull<DeclStmt>(p) ? nullptr : p;
     }
     auto parents = ctx_.getParents(*s);
     return parents.size() == 1 ? parents[0].get<Stmt>() : nullptr;
@@ -138,8 +134,8 @@ class ShapeEvaluator {
 public:
   // `at`: the launch, where dim3 variables are read.
   ShapeEvaluator(ASTContext &ctx, const FunctionDecl *fn, const Stmt *at, const StmtParents &parentOf)
-      : ctx_(ctx), at_(at), parentOf_(parentOf), writes_(LocalWrites::collect(fn ? fn->getBody() : nullptr)), tr_(ctx, fn, writes_),
-        assignments_(assignmentsIn(fn)) {}
+      : ctx_(ctx), at_(at), parentOf_(parentOf), writes_(LocalWrites::collect(fn ? fn->getBody() : nullptr)),
+        tr_(ctx, fn, writes_), assignments_(assignmentsIn(fn)) {}
 
   void bind(const VarDecl *v, int64_t value) { tr_.bindLoopVar(v, IndexExpr::constant(value)); }
   // Whether a member assignment set a known component since the last reset.
@@ -444,14 +440,7 @@ LaunchSite modelLaunch(ASTContext &ctx, const LaunchOperands &launch, const Func
     site.argAllocations = launchArgAllocations(ctx, launch.kernelCall, enclosing);
   if (!launch.grid || !launch.block)
     return site;
-  // The enclosing function's body map when the launch is in that body.
-  const ParentMap *body = nullptr;
-  if (bodies && enclosing && enclosing->getBody()) {
-    body = &bodies->of(enclosing->getBody());
-    if (!body->hasParent(call))
-      body = nullptr;
-  }
-  StmtParents parentOf(ctx, body);
+  StmtParents parentOf(ctx, bodies ? bodies->holding(enclosing, call) : nullptr);
   ShapeEvaluator eval(ctx, enclosing, call, parentOf);
   auto known = knownByBranch(ctx, parentOf, call);
   for (auto [var, value] : known)

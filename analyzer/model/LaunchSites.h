@@ -17,6 +17,8 @@
 
 namespace warplint {
 
+class BodyParents; // analyzer/facts/BodyParents.h
+
 // What a launch is made of, whichever way it is written: `k<<<grid, block,
 // smem>>>(args)`, or the runtime's `cudaLaunchKernel((void *)k, grid, block,
 // args, smem, stream)` and `cudaLaunchCooperativeKernel` (same operands).
@@ -37,7 +39,7 @@ std::optional<LaunchOperands> runtimeLaunchOperands(const clang::CallExpr *call)
 // ASTContext parent map).
 LaunchSite modelLaunch(clang::ASTContext &ctx, const LaunchOperands &launch, const clang::FunctionDecl *enclosing,
                        const std::vector<const clang::FunctionDecl *> &kernels, bool viaPointer,
-                       class BodyParents *bodies = nullptr);
+                       BodyParents *bodies = nullptr);
 
 // The kernels a launch may start: the kernel it names, or, for a launch
 // through a function-pointer variable or a table of them (`k<<<g, b>>>(...)`,

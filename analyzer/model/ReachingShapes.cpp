@@ -1,9 +1,9 @@
 #include "analyzer/model/ReachingShapes.h"
 #include "analyzer/model/TemporaryWrappers.h"
+#include "analyzer/facts/BodyParents.h"
 #include "analyzer/model/ExprTranslator.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "analyzer/facts/BodyParents.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -426,21 +426,15 @@ private:
     // From the body's parent map when given one that holds the launch (the
     // unit's map covers the whole translation unit; issue 19); a lambda's
     // body ends the walk there as its call operator ends it below.
-    if (bodies_) {
-      const ParentMap &pm = bodies_->of(fn_->getBody());
-      if (launch_ == fn_->getBody() || pm.hasParent(launch_)) {
-        const Stmt *s = launch_;
-        for (int guard = 0; guard < 512 && s; ++guard) {
-          ancestors_.insert(s);
-          if (s == fn_->getBody())
-            return true;
-          const Stmt *p = pm.getParent(s);
-          if (auto *lambda = dyn_cast_or_null<LambdaExpr>(p); lambda && lambda->getBody() == s)
-            return false;
-          s = p;
-        }
-        return false;
+    if (const ParentMap *pm = bodies_ ? bodies_->holding(fn_, launch_) : nullptr) {
+      const Stmt *s = launch_;
+      for (int guard = 0; guard < 512 && s; ++guard) {
+        ancestors_.insert(s);
+        if (s == fn_->getBody())
+          return true;
+        s = BodyParents::parentWithinFunction(*pm, s);
       }
+      return false;
     }
     DynTypedNode node = DynTypedNode::create(*launch_);
     for (int guard = 0; guard < 512; ++guard) {

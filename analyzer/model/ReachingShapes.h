@@ -26,6 +26,8 @@
 
 namespace warplint {
 
+class BodyParents; // analyzer/facts/BodyParents.h
+
 // A parameter of the launching host function that it never writes takes the
 // values its callers in the unit pass (`launchAll(256)`), one more call up at
 // most; the function may have callers in other units, so these shapes are
@@ -75,6 +77,6 @@ std::optional<ReachingShapes>
 reachingBlockShapes(clang::ASTContext &ctx, const clang::FunctionDecl *fn, const clang::Stmt *launch,
                     const clang::Expr *blockArg, const std::function<std::optional<int64_t>(const clang::Expr *)> &integer,
                     const std::vector<std::pair<const clang::VarDecl *, int64_t>> &known,
-                    class BodyParents *bodies = nullptr);
+                    BodyParents *bodies = nullptr);
 
 } // namespace warplint

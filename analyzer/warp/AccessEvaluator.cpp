@@ -421,16 +421,18 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
     for (auto &g : access.guards)
       loopGuards.emplace_back(*g, sweptIds, planLoops);
   std::map<std::pair<int, int64_t>, std::vector<uint32_t>> activeByIteration;
+  // The guards' inputs at every iteration combination (odometer order), as
+  // columns: each guard runs over all of them in one pass per lane
+  // (FlatExpr::atColumns), the swept symbols at what guards read when there
+  // is one sample. Made on the first warp that needs them.
+  std::vector<std::vector<int64_t>> inputColumns;
+  std::vector<const int64_t *> inputs;
   auto activeLanesPerIteration = [&](Binding b, int warp) {
     std::vector<uint32_t> masks(combos, 0);
-    // The inputs at every iteration combination (odometer order), as
-    // columns: each guard runs over all of them in one pass per lane
-    // (FlatExpr::atColumns), the swept symbols at what guards read when
-    // there is one sample.
-    std::vector<std::vector<int64_t>> inputColumns(sweptIds.size() + plans.size(), std::vector<int64_t>(combos));
-    for (size_t k = 0; k < sweptIds.size(); ++k)
-      std::fill(inputColumns[k].begin(), inputColumns[k].end(), samples[0][k]);
-    {
+    if (inputs.empty()) {
+      inputColumns.assign(sweptIds.size() + plans.size(), std::vector<int64_t>(combos));
+      for (size_t k = 0; k < sweptIds.size(); ++k)
+        std::fill(inputColumns[k].begin(), inputColumns[k].end(), samples[0][k]);
       std::vector<size_t> at(plans.size(), 0);
       for (size_t c = 0; c < combos; ++c) {
         for (size_t i = 0; i < plans.size(); ++i)
@@ -438,10 +440,9 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
         for (size_t i = 0; i < plans.size() && ++at[i] == plans[i].iterations.size(); ++i)
           at[i] = 0;
       }
+      for (auto &column : inputColumns)
+        inputs.push_back(column.data());
     }
-    std::vector<const int64_t *> inputs;
-    for (auto &column : inputColumns)
-      inputs.push_back(column.data());
     std::vector<int64_t> guardValues(combos);
     std::vector<char> guardOk(combos), pass(combos);
     for (int l = 0; l < kWarpSize; ++l) {
