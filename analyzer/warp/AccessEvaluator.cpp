@@ -406,6 +406,7 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
   bool anyActiveLane = false; // the same for every sample (guards never read them)
   // The address and guards compiled once for the many evaluations below.
   FlatExpr address(*access.byteOffset, sweptIds);
+  std::optional<FlatExpr> threadAddress; // with threadIdx as an input: made when first needed
   std::vector<FlatExpr> guards;
   for (auto &g : access.guards)
     guards.emplace_back(*g, sweptIds);
@@ -700,13 +701,33 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
             for (int d = lastCorner + 1; d <= 3; ++d)
               sampleCorners[s][d] = sampleCorners[s][0];
         }
+        // Addresses neither lane-affine nor affine in the swept symbols: the
+        // instructions that read no threadIdx run once per warp over the
+        // samples, the others per lane.
+        bool perLaneColumns = !laneAffine && !affine && !anyUnknown;
+        bool warpBound = false;
+        if (perLaneColumns) {
+          if (!threadAddress) {
+            // The threadIdx dimensions the lanes of one warp vary along are
+            // inputs; the others are bound with the warp (threadIdx.y of a
+            // block 32 or more wide).
+            unsigned dims = (block.x > 1 ? 1u : 0u) | (block.y > 1 && block.x % kWarpSize != 0 ? 2u : 0u) |
+                            (block.z > 1 && (block.x * block.y) % kWarpSize != 0 ? 4u : 0u);
+            threadAddress.emplace(*access.byteOffset, sweptIds, std::vector<int>{}, true, dims);
+          }
+          bindThread(b, block, static_cast<int64_t>(warp) * kWarpSize);
+          warpBound = threadAddress->bind(b); // the same for every lane
+          if (warpBound)
+            threadAddress->prepareThreadColumns(columns.data(), samples.size());
+        }
         for (int l = 0; l < kWarpSize && !anyUnknown && !laneAffine; ++l) {
           if (!active[l])
             continue;
           int64_t tid = static_cast<int64_t>(warp) * kWarpSize + l;
           bindThread(b, block, tid);
           int64_t *row = &addresses[static_cast<size_t>(l) * samples.size()];
-          bool laneBound = address.bind(b); // the instructions no swept symbol reaches
+          // The instructions no swept symbol reaches.
+          bool laneBound = perLaneColumns ? warpBound : address.bind(b);
           if (affine) {
             auto a0 = laneBound ? address.at(zeros.data()) : std::nullopt;
             if (!a0) {
@@ -728,7 +749,7 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
             }
           } else {
             if (laneBound) // every sample in one pass
-              address.atColumns(columns.data(), samples.size(), atSamples.data(), atSamplesOk.data());
+              threadAddress->atThreadColumns(b.threadIdx, atSamples.data(), atSamplesOk.data());
             for (size_t s = 0; s < samples.size(); ++s) {
               if (skipSample(s))
                 continue;

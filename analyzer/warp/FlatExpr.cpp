@@ -7,9 +7,12 @@
 namespace warplint {
 
 FlatExpr::FlatExpr(const IndexExpr &root, const std::vector<int> &sweptIds, const std::vector<int> &sweptLoops,
-                   bool threadInputs)
-    : sweptIds_(sweptIds), sweptLoops_(sweptLoops), threadInputs_(threadInputs) {
+                   bool threadInputs, unsigned threadDims)
+    : sweptIds_(sweptIds), sweptLoops_(sweptLoops), threadInputs_(threadInputs), threadDims_(threadDims) {
   root_ = compile(root);
+  columnar_.resize(code_.size());
+  for (size_t i = 0; i < code_.size(); ++i)
+    columnar_[i] = sweptMask_[i] != 0;
   vals_.assign(code_.size(), 0);
   size_t slots = sweptIds_.size() + sweptLoops_.size() + (threadInputs_ ? 3 : 0);
   last_.assign(slots, 0);
@@ -50,7 +53,7 @@ int FlatExpr::compile(const IndexExpr &e) {
     in.index = e.sym.index;
     switch (e.sym.kind) {
     case SymbolKind::ThreadIdx:
-      if (threadInputs_ && e.sym.index >= 0 && e.sym.index < 3) {
+      if (threadInputs_ && e.sym.index >= 0 && e.sym.index < 3 && ((threadDims_ >> e.sym.index) & 1)) {
         in.kind = Kind::Swept;
         in.index = static_cast<int>(sweptIds_.size() + sweptLoops_.size()) + e.sym.index;
         swept = in.index < 64 ? uint64_t{1} << in.index : ~uint64_t{0};
@@ -274,6 +277,7 @@ bool FlatExpr::bind(const Binding &b) {
   checkDeadline(); // the sweeps' inner loops: --time-limit stops here
   binding_ = &b;
   bound_ = false;
+  threadPrepared_ = false;
   lastValid_ = false;
   for (int i : loops_) {
     auto it = b.loopIter.find(code_[i].index);
@@ -322,9 +326,61 @@ std::optional<int64_t> FlatExpr::at(const int64_t *values) {
   return lastResult_;
 }
 
+// An operand of a column instruction: its column when it reads a swept
+// value, else its bound value repeated (stride 0).
+#define WARPLINT_COLUMN_OPERAND(idx, p, stride)                                                                      \
+  do {                                                                                                               \
+    static const int64_t zero = 0;                                                                                   \
+    if ((idx) < 0)                                                                                                   \
+      p = &zero, stride = 0;                                                                                         \
+    else if (columnar_[idx])                                                                                         \
+      p = cols_[idx].data(), stride = 1;                                                                             \
+    else                                                                                                             \
+      p = &vals_[idx], stride = 0;                                                                                   \
+  } while (0)
+
+void FlatExpr::runColumn(int i, const int64_t *const *columns, size_t n) {
+  const Instr &in = code_[i];
+  std::vector<int64_t> &col = cols_[i];
+  col.resize(n);
+  if (in.kind == Kind::Swept) {
+    std::copy(columns[in.index], columns[in.index] + n, col.begin());
+    return;
+  }
+  const int64_t *pa, *pb, *pc;
+  size_t sa, sb, sc;
+  WARPLINT_COLUMN_OPERAND(in.a, pa, sa);
+  WARPLINT_COLUMN_OPERAND(in.b, pb, sb);
+  WARPLINT_COLUMN_OPERAND(in.c, pc, sc);
+  if (in.kind == Kind::Loop) {
+    const int64_t *ks = in.slot >= 0 ? columns[in.slot] : &loopK_[i];
+    size_t sk = in.slot >= 0 ? 1 : 0;
+    for (size_t j = 0; j < n; ++j)
+      if (!fail_[j] && !loopValue(in.op, pa[j * sa], pb[j * sb], ks[j * sk], col[j]))
+        fail_[j] = 1, col[j] = 0;
+    return;
+  }
+  // Op (the only other kind that can read a swept value)
+  mapOp(in.op, n, pa, sa, pb, sb, pc, sc, col.data(), fail_.data());
+}
+
+// Every instruction feeds the root: a point where one failed has no value.
+void FlatExpr::rootColumn(size_t n, int64_t *out, char *ok) const {
+  const int64_t *root;
+  size_t stride;
+  WARPLINT_COLUMN_OPERAND(root_, root, stride);
+  for (size_t j = 0; j < n; ++j) {
+    ok[j] = !fail_[j];
+    out[j] = fail_[j] ? 0 : root[j * stride];
+  }
+}
+
+#undef WARPLINT_COLUMN_OPERAND
+
 void FlatExpr::atColumns(const int64_t *const *columns, size_t n, int64_t *out, char *ok) {
   checkDeadline();
   lastValid_ = false; // at()'s last values are not kept here
+  threadPrepared_ = false;
   if (!bound_) {
     std::fill(ok, ok + n, 0);
     return;
@@ -332,50 +388,62 @@ void FlatExpr::atColumns(const int64_t *const *columns, size_t n, int64_t *out, 
   fail_.assign(n, 0);
   if (cols_.size() < code_.size())
     cols_.resize(code_.size());
-  // An operand: its column when it reads a swept value, else its bound value
-  // repeated (stride 0).
-  auto operand = [&](int idx, const int64_t *&p, size_t &stride) {
-    static const int64_t zero = 0;
-    if (idx < 0) {
-      p = &zero, stride = 0;
-    } else if (sweptMask_[idx]) {
-      p = cols_[idx].data(), stride = 1;
-    } else {
-      p = &vals_[idx], stride = 0;
-    }
-  };
+  for (int i : sweptOrder_)
+    columnar_[i] = 1;
+  for (int i : sweptOrder_)
+    runColumn(i, columns, n);
+  rootColumn(n, out, ok);
+}
+
+void FlatExpr::prepareThreadColumns(const int64_t *const *columns, size_t n) {
+  checkDeadline();
+  lastValid_ = false;
+  threadPrepared_ = bound_ && threadInputs_ && sweptLoops_.empty();
+  threadPoints_ = n;
+  preparedColumns_ = columns;
+  if (!threadPrepared_)
+    return;
+  size_t first = sweptIds_.size();
+  uint64_t threadBits = first + 3 <= 63 ? uint64_t{7} << first : ~uint64_t{0} << std::min<size_t>(first, 63);
+  // Bit 63 stands for every slot past 62: such an instruction may read threadIdx.
+  threadBits |= uint64_t{1} << 63;
+  fail_.assign(n, 0);
+  if (cols_.size() < code_.size())
+    cols_.resize(code_.size());
+  uint64_t sampleBits = ~threadBits | (uint64_t{1} << 63);
+  threadOrder_.clear();
   for (int i : sweptOrder_) {
-    const Instr &in = code_[i];
-    std::vector<int64_t> &col = cols_[i];
-    col.resize(n);
-    if (in.kind == Kind::Swept) {
-      std::copy(columns[in.index], columns[in.index] + n, col.begin());
-      continue;
-    }
-    const int64_t *pa, *pb, *pc;
-    size_t sa, sb, sc;
-    operand(in.a, pa, sa);
-    operand(in.b, pb, sb);
-    operand(in.c, pc, sc);
-    if (in.kind == Kind::Loop) {
-      const int64_t *ks = in.slot >= 0 ? columns[in.slot] : &loopK_[i];
-      size_t sk = in.slot >= 0 ? 1 : 0;
-      for (size_t j = 0; j < n; ++j)
-        if (!fail_[j] && !loopValue(in.op, pa[j * sa], pb[j * sb], ks[j * sk], col[j]))
-          fail_[j] = 1, col[j] = 0;
-      continue;
-    }
-    // Op (the only other kind that can read a swept value)
-    mapOp(in.op, n, pa, sa, pb, sb, pc, sc, col.data(), fail_.data());
+    // A column where it reads a swept symbol; what reads only threadIdx is
+    // one value per lane.
+    columnar_[i] = (sweptMask_[i] & sampleBits) != 0;
+    if (sweptMask_[i] & threadBits)
+      threadOrder_.push_back(i);
+    else
+      runColumn(i, columns, n);
   }
-  // Every instruction feeds the root: a point where one failed has no value.
-  const int64_t *root;
-  size_t stride;
-  operand(root_, root, stride);
-  for (size_t j = 0; j < n; ++j) {
-    ok[j] = !fail_[j];
-    out[j] = fail_[j] ? 0 : root[j * stride];
+  sampleFail_ = fail_;
+  threadValues_.assign(first + 3, 0);
+}
+
+void FlatExpr::atThreadColumns(const int64_t thread[3], int64_t *out, char *ok) {
+  size_t n = threadPoints_;
+  if (!threadPrepared_) {
+    std::fill(ok, ok + n, 0);
+    return;
   }
+  fail_ = sampleFail_;
+  size_t first = sweptIds_.size();
+  std::copy(thread, thread + 3, threadValues_.begin() + static_cast<std::ptrdiff_t>(first));
+  for (int i : threadOrder_) {
+    if (columnar_[i]) {
+      runColumn(i, preparedColumns_, n);
+    } else if (!run(static_cast<size_t>(i), threadValues_.data())) { // fails at every point
+      std::fill(ok, ok + n, 0);
+      std::fill(out, out + n, 0);
+      return;
+    }
+  }
+  rootColumn(n, out, ok);
 }
 
 } // namespace warplint

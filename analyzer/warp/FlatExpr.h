@@ -31,8 +31,11 @@ public:
   // swept loops (values[sweptIds.size() + sweptLoops.size() + d]), so that
   // one bind() serves every thread of a block and each thread runs only the
   // instructions that read its threadIdx (WarpExchanges).
+  // `threadDims`: with threadInputs, the threadIdx dimensions given to at()
+  // (bit d for dimension d); the others are read from the binding, as
+  // without threadInputs (a dimension no lane of a warp varies along).
   FlatExpr(const IndexExpr &root, const std::vector<int> &sweptIds, const std::vector<int> &sweptLoops = {},
-           bool threadInputs = false);
+           bool threadInputs = false, unsigned threadDims = 7);
 
   // Binds every symbol but the swept ones from `b` and runs the
   // instructions that do not read a swept symbol; false when one of them
@@ -55,6 +58,18 @@ public:
   // uniform sweep's samples) instead of n calls each running every one.
   void atColumns(const int64_t *const *columns, size_t n, int64_t *out, char *ok);
 
+  // atColumns for every thread of a warp, for an expression compiled with
+  // threadInputs and no swept loops: prepareThreadColumns runs, under the
+  // last bind(), the instructions that read the swept symbols but no
+  // threadIdx over the n points once; atThreadColumns then gives one
+  // thread's values at the n points running only the instructions that read
+  // threadIdx (in `(x + nx) % nx + (y + z * ny) * nx` only the x part runs
+  // per lane; what reads threadIdx but no swept symbol runs once per lane,
+  // not per point). The values are atColumns' with threadIdx at `thread`.
+  // `columns` must stay valid until the last atThreadColumns.
+  void prepareThreadColumns(const int64_t *const *columns, size_t n);
+  void atThreadColumns(const int64_t thread[3], int64_t *out, char *ok);
+
   // Whether the expression reads a swept symbol at all.
   bool readsSwept() const { return !sweptOrder_.empty(); }
 
@@ -74,9 +89,13 @@ private:
   static bool applyOp(ExprOp op, int64_t v0, int64_t v1, int64_t v2, int64_t &out);
   int add(Instr in, uint64_t sweptMask);
   bool run(size_t i, const int64_t *values);
+  // Instruction i's column over n points (cols_[i]), failing points in fail_.
+  void runColumn(int i, const int64_t *const *columns, size_t n);
+  void rootColumn(size_t n, int64_t *out, char *ok) const;
 
   std::vector<int> sweptIds_, sweptLoops_;
   bool threadInputs_ = false;
+  unsigned threadDims_ = 7;
   std::vector<Instr> code_;
   std::vector<int64_t> vals_;    // each instruction's value under the binding
   std::vector<int64_t> loopK_;   // Loop instructions: the iteration bound
@@ -91,6 +110,15 @@ private:
   std::unordered_map<const IndexExpr *, int> seen_;
   std::vector<std::vector<int64_t>> cols_; // atColumns: each swept instruction's values
   std::vector<char> fail_;                 // atColumns: the points where one failed
+  // prepareThreadColumns: the swept instructions that read threadIdx, the
+  // points where one of the others failed, and the point count.
+  std::vector<int> threadOrder_;
+  std::vector<char> columnar_;         // per instruction: whether it has a column (else vals_)
+  std::vector<int64_t> threadValues_;  // at()'s inputs for atThreadColumns' scalar runs
+  std::vector<char> sampleFail_;
+  size_t threadPoints_ = 0;
+  const int64_t *const *preparedColumns_ = nullptr; // the caller's, alive until the last atThreadColumns
+  bool threadPrepared_ = false;
   const Binding *binding_ = nullptr;
   bool bound_ = false;
   int root_ = -1;

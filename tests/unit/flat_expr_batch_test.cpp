@@ -89,3 +89,63 @@ TEST(FlatExprBatch, ThreadInputsAgreeWithEvaluate) {
   EXPECT_GT(known, compared / 5);
   EXPECT_LT(known, compared);
 }
+
+// The sweep's samples once per warp, then per lane only the instructions that
+// read threadIdx (prepareThreadColumns / atThreadColumns): evaluate()'s value
+// or failure at every thread and sample, however the lanes and samples
+// interleave with a new bind().
+TEST(FlatExprBatch, ThreadColumnsAgreeWithEvaluate) {
+  RandomExprs r;
+  r.farLoopIterations = true;
+  const std::vector<int> swept{kSwept, kSwept + 1, kSwept + 2};
+  const std::vector<std::array<int64_t, 3>> points{{0, 0, 0}, {1, 0, 0}, {2, 33, 0}, {1024, 1, 3},
+                                                   {7, -1, 2}, {64, 32, 1}, {0, 0, 0}};
+  std::vector<std::vector<int64_t>> cols(3, std::vector<int64_t>(points.size()));
+  for (size_t j = 0; j < points.size(); ++j)
+    for (size_t k = 0; k < 3; ++k)
+      cols[k][j] = points[j][k];
+  const int64_t *columns[3] = {cols[0].data(), cols[1].data(), cols[2].data()};
+  int compared = 0, known = 0, threadDependent = 0;
+  for (int n = 0; n < 3000; ++n) {
+    ExprRef e = r.node(5);
+    // Every dimension an input, or only x (y and z bound with the warp).
+    unsigned dims = n % 2 ? 7u : 1u;
+    FlatExpr flat(*e, swept, {}, true, dims);
+    for (int bi = 0; bi < 3; ++bi) {
+      Binding b = r.binding();
+      b.threadIdx[1] = 2, b.threadIdx[2] = 1;
+      bool bound = flat.bind(b);
+      if (bound)
+        flat.prepareThreadColumns(columns, points.size());
+      for (int64_t z : {0, 1})
+        for (int64_t y : {0, 2})
+          for (int64_t x : {0, 1, 5, 31}) {
+            if (dims == 1 && (y != 2 || z != 1))
+              continue;
+            int64_t thread[3] = {x, y, z};
+            std::vector<int64_t> out(points.size());
+            std::vector<char> ok(points.size());
+            if (bound)
+              flat.atThreadColumns(thread, out.data(), ok.data());
+            for (size_t j = 0; j < points.size(); ++j) {
+              Binding t = b;
+              t.threadIdx[0] = x, t.threadIdx[1] = y, t.threadIdx[2] = z;
+              for (int i = 0; i < 3; ++i)
+                t.uniformOverride[swept[i]] = points[j][i];
+              auto expected = evaluate(*e, t);
+              std::optional<int64_t> got;
+              if (bound && ok[j])
+                got = out[j];
+              ASSERT_EQ(show(got), show(expected)) << e->str() << " at thread " << x << "," << y << "," << z
+                                                   << " point " << j;
+              ++compared;
+              known += expected.has_value();
+            }
+          }
+    }
+    threadDependent += e->dependsOn(SymbolKind::ThreadIdx);
+  }
+  EXPECT_GT(known, compared / 5);
+  EXPECT_LT(known, compared);
+  EXPECT_GT(threadDependent, 300); // the generator reads threadIdx often enough to test the split
+}
