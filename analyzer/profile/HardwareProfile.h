@@ -179,6 +179,9 @@ class HardwareProfile {
   std::optional<MeasuredValue> find(const std::string& probe, const std::string& name,
                                     const Params& params = {}) const;
   size_t valueCount() const { return values_.size(); }
+  // Every value, property and table equal (a bundled profile's compact text
+  // against its file).
+  bool operator==(const HardwareProfile& o) const;
 
  private:
   struct Entry {

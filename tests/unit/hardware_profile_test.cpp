@@ -437,3 +437,29 @@ TEST(HardwareProfile, CostModelValuesOnTheMeasuredProfiles) {
     EXPECT_GT(*p.localBandwidthGBps(64, "load"), *p.localBandwidthGBps(2048, "load"));
   }
 }
+
+// A bundled profile is parsed from a compact text (probes/scripts/
+// compact_profile.py drops what fromJson never reads): it must be the same
+// profile as its file, value for value; and a changed value must show.
+TEST(HardwareProfile, BundledCompactTextIsTheFilesProfile) {
+  int compared = 0;
+  for (const auto& name : HardwareProfile::bundledNames()) {
+    fs::path file = sourceRoot() / "probes/profiles" / (name + ".json");
+    if (!fs::exists(file)) continue;
+    HardwareProfile fromFile = HardwareProfile::fromFile(file.string());
+    HardwareProfile bundled = HardwareProfile::bundled(name);
+    EXPECT_TRUE(bundled == fromFile) << name;
+    EXPECT_EQ(bundled.valueCount(), fromFile.valueCount()) << name;
+    // The full text (reports) is the file's, not the compact one.
+    EXPECT_GT(HardwareProfile::loadText(name).size(), fs::file_size(file) / 2) << name;
+    ++compared;
+  }
+  if (compared == 0) GTEST_SKIP() << "no bundled profile";
+  // The comparison sees one changed median.
+  std::string text = HardwareProfile::loadText(HardwareProfile::bundledNames()[0]);
+  auto at = text.find("\"median\": ");
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at + 10, "1");
+  HardwareProfile changed = HardwareProfile::fromJson(text);
+  EXPECT_FALSE(changed == HardwareProfile::bundled(HardwareProfile::bundledNames()[0]));
+}
