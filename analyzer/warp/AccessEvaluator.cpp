@@ -253,6 +253,11 @@ struct SampleRun {
   double firstComboSeverity = -1;
   double comboSeverity = -1;
   bool failed = false; // an active lane's address could not be evaluated
+  // Where the worst case was measured, named only at the end and only when
+  // the iteration matters (naming it at every new worst case was a string
+  // stream per improvement).
+  std::vector<int64_t> worstIterations;
+  int64_t worstBlockIdx[3] = {0, 0, 0}, worstThreadIdx[3] = {0, 0, 0};
 };
 
 } // namespace
@@ -527,22 +532,21 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
   const std::vector<int> noWarps;
   // Sample s of `warp` in block binding `b` measured as `m`: the sample's
   // worst case so far, and whether the iteration matters.
+  std::vector<int64_t> iterationValues(plans.size()); // the combination being measured
   auto account = [&](size_t s, const WarpAccessEval &m, int warp, const Binding &b) {
     SampleRun &run = runs[s];
     double sev = evaluationSeverity(m, access.space);
     run.comboSeverity = std::max(run.comboSeverity, sev);
     if (sev > run.worstSeverity) {
       run.worstSeverity = sev;
-      WarpAccessEval e = m;
-      e.block = block;
-      e.warpInBlock = warp;
-      Binding named = b;
-      bindSample(named, samples[s]);
-      e.iteration = describeIteration(plans, named);
-      run.worst = std::move(e);
+      run.worst = m;
+      run.worst->block = block;
+      run.worst->warpInBlock = warp;
+      run.worstIterations = iterationValues;
+      std::copy(b.blockIdx, b.blockIdx + 3, run.worstBlockIdx);
+      std::copy(b.threadIdx, b.threadIdx + 3, run.worstThreadIdx);
     }
   };
-  std::vector<int64_t> iterationValues(plans.size());
   size_t comboIndex = 0;
   std::vector<size_t> cursor(plans.size(), 0);
   for (;;) {
@@ -890,9 +894,20 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
   for (size_t s = 0; s < samples.size(); ++s) {
     if (runs[s].failed)
       continue;
-    if (runs[s].worst && !runs[s].iterationMatters)
-      runs[s].worst->iteration.clear();
-    out[s] = std::move(runs[s].worst);
+    SampleRun &run = runs[s];
+    if (run.worst && run.iterationMatters) {
+      // The binding the worst case was measured under, as account() saw it.
+      Binding named = base;
+      for (size_t i = 0; i < plans.size(); ++i)
+        named.loopIter[plans[i].loop->loopId] = run.worstIterations[i];
+      std::copy(run.worstBlockIdx, run.worstBlockIdx + 3, named.blockIdx);
+      std::copy(run.worstThreadIdx, run.worstThreadIdx + 3, named.threadIdx);
+      bindSample(named, samples[s]);
+      run.worst->iteration = describeIteration(plans, named);
+    } else if (run.worst) {
+      run.worst->iteration.clear();
+    }
+    out[s] = std::move(run.worst);
   }
   return out;
 }
