@@ -422,10 +422,15 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
   std::vector<int> planLoops;
   for (auto &p : plans)
     planLoops.push_back(p.loop->loopId);
+  // The threadIdx dimensions the lanes of one warp vary along: given per
+  // lane; the others are bound with the warp (threadIdx.y of a block 32 or
+  // more wide).
+  const unsigned laneDims = (block.x > 1 ? 1u : 0u) | (block.y > 1 && block.x % kWarpSize != 0 ? 2u : 0u) |
+                            (block.z > 1 && (block.x * block.y) % kWarpSize != 0 ? 4u : 0u);
   std::vector<FlatExpr> loopGuards;
   if (guardsReadLoops)
     for (auto &g : access.guards)
-      loopGuards.emplace_back(*g, sweptIds, planLoops);
+      loopGuards.emplace_back(*g, sweptIds, planLoops, true, laneDims);
   std::map<std::pair<int, int64_t>, std::vector<uint32_t>> activeByIteration;
   // The guards' inputs at every iteration combination (odometer order), as
   // columns: each guard runs over all of them in one pass per lane
@@ -451,6 +456,13 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
     }
     std::vector<int64_t> guardValues(combos);
     std::vector<char> guardOk(combos), pass(combos);
+    // Each guard bound once per warp, what reads no threadIdx run once over
+    // the combinations; per lane only the rest (FlatExpr::atThreadColumns).
+    bindThread(b, block, static_cast<int64_t>(warp) * kWarpSize);
+    std::vector<char> guardBound(loopGuards.size());
+    for (size_t i = 0; i < loopGuards.size(); ++i)
+      if ((guardBound[i] = loopGuards[i].bind(b)))
+        loopGuards[i].prepareThreadColumns(inputs.data(), combos);
     for (int l = 0; l < kWarpSize; ++l) {
       int64_t tid = static_cast<int64_t>(warp) * kWarpSize + l;
       if (tid >= block.threads())
@@ -458,10 +470,10 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
       bindThread(b, block, tid);
       // As laneActive: a guard that fails to evaluate passes.
       std::fill(pass.begin(), pass.end(), 1);
-      for (auto &g : loopGuards) {
-        if (!g.bind(b))
+      for (size_t i = 0; i < loopGuards.size(); ++i) {
+        if (!guardBound[i])
           continue;
-        g.atColumns(inputs.data(), combos, guardValues.data(), guardOk.data());
+        loopGuards[i].atThreadColumns(b.threadIdx, guardValues.data(), guardOk.data());
         for (size_t c = 0; c < combos; ++c)
           pass[c] &= !(guardOk[c] && guardValues[c] == 0);
       }
@@ -711,14 +723,8 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
         bool perLaneColumns = !laneAffine && !affine && !anyUnknown;
         bool warpBound = false;
         if (perLaneColumns) {
-          if (!threadAddress) {
-            // The threadIdx dimensions the lanes of one warp vary along are
-            // inputs; the others are bound with the warp (threadIdx.y of a
-            // block 32 or more wide).
-            unsigned dims = (block.x > 1 ? 1u : 0u) | (block.y > 1 && block.x % kWarpSize != 0 ? 2u : 0u) |
-                            (block.z > 1 && (block.x * block.y) % kWarpSize != 0 ? 4u : 0u);
-            threadAddress.emplace(*access.byteOffset, sweptIds, std::vector<int>{}, true, dims);
-          }
+          if (!threadAddress)
+            threadAddress.emplace(*access.byteOffset, sweptIds, std::vector<int>{}, true, laneDims);
           bindThread(b, block, static_cast<int64_t>(warp) * kWarpSize);
           warpBound = threadAddress->bind(b); // the same for every lane
           if (warpBound)

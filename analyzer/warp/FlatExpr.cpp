@@ -398,12 +398,12 @@ void FlatExpr::atColumns(const int64_t *const *columns, size_t n, int64_t *out, 
 void FlatExpr::prepareThreadColumns(const int64_t *const *columns, size_t n) {
   checkDeadline();
   lastValid_ = false;
-  threadPrepared_ = bound_ && threadInputs_ && sweptLoops_.empty();
+  threadPrepared_ = bound_ && threadInputs_;
   threadPoints_ = n;
   preparedColumns_ = columns;
   if (!threadPrepared_)
     return;
-  size_t first = sweptIds_.size();
+  size_t first = sweptIds_.size() + sweptLoops_.size(); // the threadIdx slots follow
   uint64_t threadBits = first + 3 <= 63 ? uint64_t{7} << first : ~uint64_t{0} << std::min<size_t>(first, 63);
   // Bit 63 stands for every slot past 62: such an instruction may read threadIdx.
   threadBits |= uint64_t{1} << 63;
@@ -432,7 +432,7 @@ void FlatExpr::atThreadColumns(const int64_t thread[3], int64_t *out, char *ok) 
     return;
   }
   fail_ = sampleFail_;
-  size_t first = sweptIds_.size();
+  size_t first = sweptIds_.size() + sweptLoops_.size(); // the threadIdx slots follow
   std::copy(thread, thread + 3, threadValues_.begin() + static_cast<std::ptrdiff_t>(first));
   for (int i : threadOrder_) {
     if (columnar_[i]) {

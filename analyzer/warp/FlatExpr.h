@@ -59,9 +59,9 @@ public:
   void atColumns(const int64_t *const *columns, size_t n, int64_t *out, char *ok);
 
   // atColumns for every thread of a warp, for an expression compiled with
-  // threadInputs and no swept loops: prepareThreadColumns runs, under the
-  // last bind(), the instructions that read the swept symbols but no
-  // threadIdx over the n points once; atThreadColumns then gives one
+  // threadInputs: prepareThreadColumns runs, under the last bind(), the
+  // instructions that read the swept symbols or loops but no threadIdx over
+  // the n points once (`columns`: one per swept symbol, then per swept loop); atThreadColumns then gives one
   // thread's values at the n points running only the instructions that read
   // threadIdx (in `(x + nx) % nx + (y + z * ny) * nx` only the x part runs
   // per lane; what reads threadIdx but no swept symbol runs once per lane,

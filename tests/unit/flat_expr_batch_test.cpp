@@ -98,22 +98,28 @@ TEST(FlatExprBatch, ThreadColumnsAgreeWithEvaluate) {
   RandomExprs r;
   r.farLoopIterations = true;
   const std::vector<int> swept{kSwept, kSwept + 1, kSwept + 2};
-  const std::vector<std::array<int64_t, 3>> points{{0, 0, 0}, {1, 0, 0}, {2, 33, 0}, {1024, 1, 3},
-                                                   {7, -1, 2}, {64, 32, 1}, {0, 0, 0}};
-  std::vector<std::vector<int64_t>> cols(3, std::vector<int64_t>(points.size()));
+  // Three swept symbols, then loop 1's iteration (a swept loop, as the
+  // guards' masks sweep their loops).
+  const std::vector<int> loops{1};
+  const std::vector<std::array<int64_t, 4>> points{{0, 0, 0, 0}, {1, 0, 0, 3}, {2, 33, 0, 0}, {1024, 1, 3, 70},
+                                                   {7, -1, 2, 1},  {64, 32, 1, 65}, {0, 0, 0, 0}};
+  std::vector<std::vector<int64_t>> cols(4, std::vector<int64_t>(points.size()));
   for (size_t j = 0; j < points.size(); ++j)
-    for (size_t k = 0; k < 3; ++k)
+    for (size_t k = 0; k < 4; ++k)
       cols[k][j] = points[j][k];
-  const int64_t *columns[3] = {cols[0].data(), cols[1].data(), cols[2].data()};
+  const int64_t *columns[4] = {cols[0].data(), cols[1].data(), cols[2].data(), cols[3].data()};
   int compared = 0, known = 0, threadDependent = 0;
   for (int n = 0; n < 3000; ++n) {
     ExprRef e = r.node(5);
     // Every dimension an input, or only x (y and z bound with the warp).
     unsigned dims = n % 2 ? 7u : 1u;
-    FlatExpr flat(*e, swept, {}, true, dims);
+    bool withLoop = n % 3 == 0;
+    FlatExpr flat(*e, swept, withLoop ? loops : std::vector<int>{}, true, dims);
     for (int bi = 0; bi < 3; ++bi) {
       Binding b = r.binding();
       b.threadIdx[1] = 2, b.threadIdx[2] = 1;
+      if (withLoop)
+        b.loopIter.erase(1); // given by the columns only
       bool bound = flat.bind(b);
       if (bound)
         flat.prepareThreadColumns(columns, points.size());
@@ -132,6 +138,8 @@ TEST(FlatExprBatch, ThreadColumnsAgreeWithEvaluate) {
               t.threadIdx[0] = x, t.threadIdx[1] = y, t.threadIdx[2] = z;
               for (int i = 0; i < 3; ++i)
                 t.uniformOverride[swept[i]] = points[j][i];
+              if (withLoop)
+                t.loopIter[1] = points[j][3];
               auto expected = evaluate(*e, t);
               std::optional<int64_t> got;
               if (bound && ok[j])
