@@ -411,7 +411,9 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
   bool anyActiveLane = false; // the same for every sample (guards never read them)
   // The address and guards compiled once for the many evaluations below.
   FlatExpr address(*access.byteOffset, sweptIds);
-  std::optional<FlatExpr> threadAddress; // with threadIdx as an input: made when first needed
+  // With threadIdx as an input (the lanes' dimensions; every dimension for
+  // the corners), made when first needed.
+  std::optional<FlatExpr> threadAddress, cornerAddress;
   std::vector<FlatExpr> guards;
   for (auto &g : access.guards)
     guards.emplace_back(*g, sweptIds);
@@ -697,13 +699,20 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
               sampleCorners[s][d] = v;
             }
         } else if (viaCorners) {
-          // Each corner bound once, and evaluated at every sample in one
-          // pass: only the instructions that read the swept symbols run per
-          // sample.
+          // Bound once per warp, what reads the swept symbols but no
+          // threadIdx evaluated at every sample in one pass; per corner only
+          // what reads threadIdx (FlatExpr::atThreadColumns).
+          if (!cornerAddress)
+            cornerAddress.emplace(*access.byteOffset, sweptIds, std::vector<int>{}, true);
+          bool bound = cornerAddress->bind(b); // reads no threadIdx: every dimension is an input
+          if (bound)
+            cornerAddress->prepareThreadColumns(columns.data(), samples.size());
           for (int d = 0; d <= lastCorner; ++d) {
-            bool bound = address.bind(bindCorner(b, d));
+            int64_t corner[3] = {0, 0, 0}; // as bindCorner
+            if (d > 0)
+              corner[d - 1] = 1;
             if (bound)
-              address.atColumns(columns.data(), samples.size(), atSamples.data(), atSamplesOk.data());
+              cornerAddress->atThreadColumns(corner, atSamples.data(), atSamplesOk.data());
             for (size_t s = 0; s < samples.size(); ++s) {
               if (skipSample(s))
                 continue;
