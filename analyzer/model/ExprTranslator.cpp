@@ -202,7 +202,7 @@ ExprRef ExprTranslator::translate(const Expr *e, int depth) {
     return IndexExpr::unknown("depends on a template parameter");
   if (e->getType()->isIntegralOrEnumerationType() || e->getType()->isBooleanType()) {
     Expr::EvalResult r;
-    if (e->EvaluateAsInt(r, ctx_))
+    if (!unfoldable_.surely(e) && e->EvaluateAsInt(r, ctx_))
       return IndexExpr::constant(r.Val.getInt().getExtValue());
   }
   if (auto b = builtinVar(e))

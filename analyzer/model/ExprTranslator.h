@@ -14,6 +14,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "analyzer/model/UnfoldableExprs.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -58,7 +59,7 @@ struct MemoryRef {
 class ExprTranslator {
 public:
   ExprTranslator(clang::ASTContext &ctx, const clang::FunctionDecl *fn, const LocalWrites &writes)
-      : ctx_(ctx), fn_(fn), writes_(writes) {}
+      : ctx_(ctx), fn_(fn), writes_(writes), unfoldable_(ctx) {}
 
   ExprRef index(const clang::Expr *e);
   // The memory an lvalue designates; nullopt for registers (plain locals).
@@ -161,6 +162,7 @@ private:
   clang::ASTContext &ctx_;
   const clang::FunctionDecl *fn_;
   const LocalWrites &writes_;
+  UnfoldableExprs unfoldable_; // skips EvaluateAsInt where it surely fails
   llvm::DenseMap<const clang::VarDecl *, ExprRef> loopVars_;
   llvm::DenseMap<const clang::ParmVarDecl *, ExprRef> paramValues_;
   llvm::DenseMap<const clang::ParmVarDecl *, MemoryRef> paramMemory_;
