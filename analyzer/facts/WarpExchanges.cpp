@@ -2,6 +2,7 @@
 #include "analyzer/results/WarpExchange.h"
 #include "analyzer/warp/FlatExpr.h"
 #include "analyzer/warp/WarpSimulator.h"
+#include "analyzer/warp/WarpBindings.h"
 
 #include <algorithm>
 #include <map>

@@ -1,8 +1,11 @@
 #include "analyzer/warp/AccessEvaluator.h"
+#include "analyzer/warp/WarpBindings.h"
 #include "analyzer/warp/AccessFingerprint.h"
+#include "analyzer/warp/BlockDimReads.h"
 #include "analyzer/warp/ExprForms.h"
 #include "analyzer/warp/FlatExpr.h"
 #include "analyzer/warp/LoopPlan.h"
+#include "analyzer/warp/PatternMeasure.h"
 #include "analyzer/warp/WarpOutcomes.h"
 #include "analyzer/warp/WarpSimulator.h"
 
@@ -16,97 +19,6 @@
 #include <unordered_map>
 
 namespace warplint {
-
-Binding blockBinding(const BlockShape &block, const EvaluationOptions &opts) {
-  Binding base;
-  base.blockDim[0] = block.x;
-  base.blockDim[1] = block.y;
-  base.blockDim[2] = block.z;
-  BlockShape grid = opts.grid.value_or(BlockShape{opts.symbolicValue, opts.symbolicValue, 1});
-  base.gridDim[0] = grid.x;
-  base.gridDim[1] = grid.y;
-  base.gridDim[2] = grid.z;
-  base.paramValue = opts.symbolicValue;
-  base.paramOverride = opts.paramOverrides;
-  base.uniformOverride = opts.uniformOverrides;
-  for (int d = 0; d < 3; ++d)
-    base.blockIdx[d] = opts.blockIndex[d];
-  return base;
-}
-
-void bindThread(Binding &b, const BlockShape &block, int64_t tid) {
-  b.threadIdx[0] = tid % block.x;
-  b.threadIdx[1] = (tid / block.x) % block.y;
-  b.threadIdx[2] = tid / (block.x * block.y);
-}
-
-std::vector<int> representativeWarps(const BlockShape &block) {
-  int64_t warps = (block.threads() + kWarpSize - 1) / kWarpSize;
-  std::vector<int> out{0};
-  if (warps > 1)
-    out.push_back(1);
-  if (warps > 2)
-    out.push_back(static_cast<int>(warps - 1));
-  return out;
-}
-
-// Constant memory serves a warp one distinct address at a time.
-// (Sorted arrays, not sets: this runs for every distinct lane pattern.)
-void countDistinct(const LaneAddresses &lanes, WarpAccessEval &e) {
-  std::array<int64_t, kWarpSize> addresses, lines;
-  size_t n = 0;
-  for (int l = 0; l < kWarpSize; ++l)
-    if (lanes.active[l]) {
-      addresses[n] = lanes.address[l];
-      lines[n++] = lanes.address[l] >= 0 ? lanes.address[l] / 128 : (lanes.address[l] - 127) / 128;
-    }
-  std::sort(addresses.begin(), addresses.begin() + n);
-  std::sort(lines.begin(), lines.begin() + n);
-  e.distinctAddresses = static_cast<int>(std::unique(addresses.begin(), addresses.begin() + n) - addresses.begin());
-  e.distinctLines = static_cast<int>(std::unique(lines.begin(), lines.begin() + n) - lines.begin());
-}
-
-bool laneActive(const GuardedAccess &a, const Binding &b) {
-  for (auto &g : a.guards) {
-    auto v = evaluate(*g, b);
-    if (v && *v == 0)
-      return false; // a guard we cannot evaluate is taken as true
-  }
-  return true;
-}
-
-std::vector<int64_t> loopIterations(const LoopRecurrence &rec, const Binding &base, int cap) {
-  std::vector<int64_t> ks;
-  Binding withK = base; // one copy, its iteration and lane set in place
-  for (int64_t k = 0; k < cap; ++k) {
-    bool anyLane = false, known = true;
-    withK.loopIter[rec.loopId] = k;
-    for (int l = 0; l < kWarpSize && !anyLane; ++l) {
-      withK.threadIdx[0] = l; // the condition is mostly uniform; a few lanes suffice
-      if (!rec.cond) {
-        anyLane = true;
-        break;
-      }
-      auto c = evaluate(*rec.cond, withK);
-      if (!c) {
-        known = false;
-        break;
-      }
-      anyLane = *c != 0;
-    }
-    if (!known) { // an unknown bound: a few representative iterations
-      if (k < 4)
-        ks.push_back(k);
-      else
-        break;
-      continue;
-    }
-    if (!anyLane)
-      break;
-    ks.push_back(k);
-  }
-  return ks;
-}
 
 namespace {
 
@@ -128,121 +40,11 @@ std::string describeIteration(const std::vector<LoopPlan> &plans, const Binding 
   return os.str();
 }
 
-} // namespace
-
-double evaluationSeverity(const WarpAccessEval &e, AddressSpace space) {
-  if (space == AddressSpace::Shared)
-    return e.bankConflictDegree + 0.001 * e.wavefronts;
-  if (space == AddressSpace::Constant)
-    return e.distinctAddresses + 0.001 * e.distinctLines;
-  if (e.idealSectors == 0)
-    return 0;
-  return static_cast<double>(e.sectors) / e.idealSectors;
-}
-
-namespace {
-
 
 SymbolTest sweptSymbol(const std::vector<int> &ids) {
   return [&ids](const Symbol &s) {
     return s.kind == SymbolKind::Uniform && std::find(ids.begin(), ids.end(), s.index) != ids.end();
   };
-}
-
-
-// Whether the address, a guard or a loop bound either reads (conditions of
-// loops included, which IndexExpr::dependsOn does not look into) reads
-// blockDim: then a warp's outcome depends on the block's size.
-bool readsBlockDim(const GuardedAccess &a) {
-  auto isBlockDim = [](const Symbol &s) { return s.kind == SymbolKind::BlockDim; };
-  std::vector<std::shared_ptr<const LoopRecurrence>> loops;
-  a.byteOffset->collectLoops(loops);
-  for (auto &g : a.guards)
-    g->collectLoops(loops);
-  for (size_t i = 0; i < loops.size(); ++i) // grows: a condition may read further loops
-    if (loops[i]->cond)
-      loops[i]->cond->collectLoops(loops);
-  if (readsAny(*a.byteOffset, isBlockDim))
-    return true;
-  for (auto &g : a.guards)
-    if (readsAny(*g, isBlockDim))
-      return true;
-  for (auto &l : loops)
-    if (readsAny(*l->init, isBlockDim) || readsAny(*l->step, isBlockDim) || (l->cond && readsAny(*l->cond, isBlockDim)))
-      return true;
-  return false;
-}
-
-// Whether `e` is 0 whenever blockIdx is (blockIdx.x * blockDim.x, shifted
-// or scaled), by its form.
-bool zeroInBlockZero(const IndexExpr &e) {
-  switch (e.op) {
-  case ExprOp::Const: return e.value == 0;
-  case ExprOp::Sym: return e.sym.kind == SymbolKind::BlockIdx;
-  case ExprOp::Mul:
-  case ExprOp::And: return zeroInBlockZero(*e.operands[0]) || zeroInBlockZero(*e.operands[1]);
-  case ExprOp::Add:
-  case ExprOp::Sub: return zeroInBlockZero(*e.operands[0]) && zeroInBlockZero(*e.operands[1]);
-  case ExprOp::Shl:
-  case ExprOp::Shr: return zeroInBlockZero(*e.operands[0]);
-  default: return false;
-  }
-}
-
-// Whether `e` reads blockDim other than in a part zeroInBlockZero: in block
-// (0, 0, 0) its value then does not depend on the block's size. Loops are
-// followed into their initial value, step and condition, each once.
-bool readsBlockDimInBlockZero(const IndexExpr &e, std::set<int> &loopsSeen) {
-  if (zeroInBlockZero(e))
-    return false;
-  if (e.op == ExprOp::Sym)
-    return e.sym.kind == SymbolKind::BlockDim;
-  if (e.op == ExprOp::LoopVar) {
-    if (!loopsSeen.insert(e.loop->loopId).second)
-      return false;
-    return readsBlockDimInBlockZero(*e.loop->init, loopsSeen) || readsBlockDimInBlockZero(*e.loop->step, loopsSeen) ||
-           (e.loop->cond && readsBlockDimInBlockZero(*e.loop->cond, loopsSeen));
-  }
-  for (auto &o : e.operands)
-    if (readsBlockDimInBlockZero(*o, loopsSeen))
-      return true;
-  return false;
-}
-
-bool readsBlockDimInBlockZero(const GuardedAccess &a) {
-  std::set<int> loopsSeen;
-  if (readsBlockDimInBlockZero(*a.byteOffset, loopsSeen))
-    return true;
-  for (auto &g : a.guards)
-    if (readsBlockDimInBlockZero(*g, loopsSeen))
-      return true;
-  return false;
-}
-
-int64_t floorDiv128(int64_t a) { return a >= 0 ? a / 128 : -((-a + 127) / 128); }
-
-WarpAccessEval measurePattern(const LaneAddresses &lanes, AddressSpace space) {
-  WarpAccessEval e;
-  e.activeLanes = lanes.activeCount();
-  e.uniform = lanes.uniform();
-  countDistinct(lanes, e);
-  if (lanes.active[0] && lanes.active[1]) {
-    e.laneStrideKnown = true;
-    e.laneStrideBytes = lanes.address[1] - lanes.address[0];
-  }
-  if (space == AddressSpace::Shared) {
-    auto c = sharedBankConflicts(lanes);
-    e.bankConflictDegree = c.degree;
-    e.wavefronts = c.wavefronts;
-    e.idealWavefronts = c.idealWavefronts;
-    e.conflictBank = c.bank;
-    e.conflictLanes = c.lanes;
-  } else {
-    auto s = globalSectors(lanes);
-    e.sectors = s.sectors;
-    e.idealSectors = s.idealSectors;
-  }
-  return e;
 }
 
 // One sample's running result, as evaluateWarpAccess keeps it.

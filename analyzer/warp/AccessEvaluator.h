@@ -79,23 +79,4 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
                           const std::vector<int> &sweptIds, const std::vector<std::vector<int64_t>> &samples,
                           ThinnedIterations *thinned = nullptr, WarpsAcrossShapes *acrossShapes = nullptr);
 
-// The pieces of that enumeration, for facts that evaluate several accesses of
-// one warp together (NarrowAccessGroups):
-// the block's and grid's dimensions and the parameters' value;
-Binding blockBinding(const BlockShape &block, const EvaluationOptions &opts);
-// threadIdx of the linear thread id `tid` (x fastest);
-void bindThread(Binding &b, const BlockShape &block, int64_t tid);
-// representative warps of a block: the first two (a 2-D block's second row
-// of warps often differs) and the last;
-std::vector<int> representativeWarps(const BlockShape &block);
-// whether the lane bound in `b` passes every guard of `a` (an unknown guard
-// is taken as passed);
-bool laneActive(const GuardedAccess &a, const Binding &b);
-// the iterations at which a warp-uniform loop is evaluated: all of them while
-// its condition holds for some lane, up to `cap`.
-std::vector<int64_t> loopIterations(const LoopRecurrence &rec, const Binding &base, int cap);
-
-// Ranking used to pick the worst evaluation: larger is worse.
-double evaluationSeverity(const WarpAccessEval &e, AddressSpace space);
-
 } // namespace warplint

@@ -3,6 +3,7 @@
 #include "analyzer/warp/ExprForms.h"
 #include "analyzer/warp/FlatExpr.h"
 #include "analyzer/warp/LoopPlan.h"
+#include "analyzer/warp/WarpBindings.h"
 
 #include <algorithm>
 #include <string>

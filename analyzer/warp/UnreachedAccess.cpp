@@ -3,6 +3,7 @@
 #include "analyzer/warp/BlockEnumeration.h"
 #include "analyzer/warp/FlatExpr.h"
 #include "analyzer/warp/UniformSweep.h"
+#include "analyzer/warp/WarpBindings.h"
 
 #include <algorithm>
 #include <set>
