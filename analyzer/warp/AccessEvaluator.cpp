@@ -4,6 +4,7 @@
 #include "analyzer/warp/BlockDimReads.h"
 #include "analyzer/warp/ExprForms.h"
 #include "analyzer/warp/FlatExpr.h"
+#include "analyzer/warp/GuardRanges.h"
 #include "analyzer/warp/LoopPlan.h"
 #include "analyzer/warp/PatternMeasure.h"
 #include "analyzer/warp/WarpOutcomes.h"
@@ -166,6 +167,15 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
       thinnedOut->total = std::max(thinnedOut->total, before);
     }
   }
+
+  // No lane can pass a guard whose value range rules out every thread,
+  // block and iteration (GuardRanges; one that reads a swept symbol is not
+  // ranged): nothing to measure, as the enumeration below would find, without
+  // it (a guard-value or last-block retry of sw4ck's `i < N0 && ...` or
+  // d3q19-bgk's `x + x0 == 0` at x0 = 8 evaluated every warp to find none).
+  for (auto &g : access.guards)
+    if (!readsAny(*g, sweptSymbol(sweptIds)) && guardNeverPasses(*g, {block}, opts))
+      return out;
 
   // The address of a lane for every sample: from e(0) and one unit step per
   // symbol when the address is affine in them, else evaluated per sample.

@@ -25,7 +25,8 @@ Range boolean(bool canBeFalse, bool canBeTrue) { return {canBeTrue && !canBeFals
 
 class Ranges {
 public:
-  Ranges(const Binding &base, int iterations) : base_(base), iterations_(iterations) {}
+  Ranges(const Binding &base, int iterations, bool lastBlock)
+      : base_(base), iterations_(iterations), lastBlock_(lastBlock) {}
 
   std::optional<Range> of(const IndexExpr &e) {
     switch (e.op) {
@@ -84,7 +85,10 @@ private:
     bool dim = d >= 0 && d < 3;
     switch (s.kind) {
     case SymbolKind::ThreadIdx: return dim ? std::optional<Range>(Range{0, base_.blockDim[d] - 1}) : std::nullopt;
-    case SymbolKind::BlockIdx: return dim ? std::optional<Range>(Range{0, 1}) : std::nullopt; // blocks 0 and 1
+    case SymbolKind::BlockIdx: // blocks 0 and 1, or the grid's last
+      if (!dim)
+        return std::nullopt;
+      return lastBlock_ ? Range{base_.gridDim[d] - 1, base_.gridDim[d] - 1} : Range{0, 1};
     case SymbolKind::BlockDim: return dim ? std::optional<Range>(Range{base_.blockDim[d], base_.blockDim[d]}) : std::nullopt;
     case SymbolKind::GridDim: return dim ? std::optional<Range>(Range{base_.gridDim[d], base_.gridDim[d]}) : std::nullopt;
     case SymbolKind::Param: {
@@ -118,16 +122,17 @@ private:
 
   const Binding &base_;
   int iterations_;
+  bool lastBlock_;
 };
 
 } // namespace
 
 bool guardNeverPasses(const IndexExpr &guard, const std::vector<BlockShape> &shapes, const EvaluationOptions &opts) {
-  if (shapes.empty() || opts.lastBlock)
+  if (shapes.empty())
     return false;
   for (const BlockShape &shape : shapes) {
     Binding base = blockBinding(shape, opts);
-    Ranges ranges(base, opts.maxIterationsPerLoop);
+    Ranges ranges(base, opts.maxIterationsPerLoop, opts.lastBlock);
     auto r = ranges.of(guard);
     if (!r || r->lo != 0 || r->hi != 0)
       return false;

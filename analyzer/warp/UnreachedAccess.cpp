@@ -1,5 +1,4 @@
 #include "analyzer/warp/UnreachedAccess.h"
-#include "analyzer/warp/GuardRanges.h"
 #include "analyzer/warp/AccessFingerprint.h"
 #include "analyzer/warp/BlockEnumeration.h"
 #include "analyzer/warp/FlatExpr.h"
@@ -248,12 +247,7 @@ bool evaluateWithSmallGuardValues(const GuardedAccess &access, const std::vector
     }
     if (!guardsReadLoops && !opts.lastBlock && !anyThreadPasses(access.guards, shapes, small))
       return false; // no lane could be active: the evaluation would find none
-    // The same where a guard reads a loop, when its value range rules out
-    // every lane and iteration (GuardRanges).
-    if (guardsReadLoops && std::any_of(access.guards.begin(), access.guards.end(), [&](const ExprRef &g) {
-          return guardNeverPasses(*g, shapes, small);
-        }))
-      return false;
+
     if (!evaluateAssuming(access, shapes, small, assumptions, atDefault + named, f))
       return false;
     f.guardValueAssumed = named;

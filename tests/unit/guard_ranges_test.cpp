@@ -2,7 +2,8 @@
 // every lane the warp model could evaluate (issue 19). Sound or it hides
 // findings: wherever guardNeverPasses says so, evaluate() must give 0 (not
 // nonzero, and not a failure, which counts as passing) at every thread of
-// blocks 0 and 1 and every loop iteration below the cap.
+// blocks 0 and 1 (or the grid's last block) and every loop iteration below
+// the cap.
 #include "analyzer/warp/GuardRanges.h"
 #include "analyzer/warp/WarpBindings.h"
 #include "tests/unit/RandomExprs.h"
@@ -37,6 +38,8 @@ TEST(GuardRanges, NeverPassesOnlyWhereEveryLaneAndIterationFails) {
       opts.paramOverrides[r.pick(3)] = r.pick(9) - 2;
     if (r.pick(2))
       opts.uniformOverrides[r.pick(2)] = r.pick(9);
+    opts.lastBlock = r.pick(4) == 0;
+    opts.grid = BlockShape{1 + r.pick(6), 1 + r.pick(3), 1 + r.pick(2)};
     if (!guardNeverPasses(*g, {shape}, opts))
       continue;
     ++claimed;
@@ -44,8 +47,8 @@ TEST(GuardRanges, NeverPassesOnlyWhereEveryLaneAndIterationFails) {
     for (int64_t bi : {0, 1})
       for (int64_t tid = 0; tid < shape.threads(); tid += 1 + tid / 8) {
         bindThread(b, shape, tid);
-        for (int d = 0; d < 3; ++d)
-          b.blockIdx[d] = bi;
+        for (int d = 0; d < 3; ++d) // blocks 0 and 1, or the grid's last (as evaluateWarpAccessSamples binds them)
+          b.blockIdx[d] = opts.lastBlock ? b.gridDim[d] - 1 : bi;
         for (int k0 = 0; k0 < opts.maxIterationsPerLoop; ++k0)
           for (int k1 : {0, opts.maxIterationsPerLoop - 1})
             for (int k2 : {0, k0}) {
@@ -81,7 +84,12 @@ TEST(GuardRanges, LoopVariableFromThreadIndex) {
   EXPECT_TRUE(guardNeverPasses(*guard, {{128, 1, 1}, {256, 1, 1}}, opts));
   opts.paramOverrides[0] = 0;
   EXPECT_FALSE(guardNeverPasses(*guard, {{128, 1, 1}}, opts));
-  opts.paramOverrides[0] = 8;
-  opts.lastBlock = true; // the grid's last block is not bounded here
-  EXPECT_FALSE(guardNeverPasses(*guard, {{128, 1, 1}}, opts));
+  // The grid's last block (blockIdx = gridDim - 1): x >= 1023 * 128 there.
+  opts.lastBlock = true;
+  EXPECT_TRUE(guardNeverPasses(*guard, {{128, 1, 1}}, opts));
+  // x < 64 passes in block 0 only: ruled out in the last block, not in blocks 0 and 1.
+  auto below = IndexExpr::make(ExprOp::Lt, {IndexExpr::loopVar(rec), IndexExpr::constant(64)});
+  EXPECT_TRUE(guardNeverPasses(*below, {{128, 1, 1}}, opts));
+  opts.lastBlock = false;
+  EXPECT_FALSE(guardNeverPasses(*below, {{128, 1, 1}}, opts));
 }
