@@ -1,7 +1,7 @@
 #include "analyzer/cost/WorkTally.h"
 #include "analyzer/cost/EnumeratedWork.h"
-#include "analyzer/warp/WarpSimulator.h"
 #include "analyzer/warp/WarpBindings.h"
+#include "analyzer/warp/WarpSimulator.h"
 
 #include <algorithm>
 #include <cmath>

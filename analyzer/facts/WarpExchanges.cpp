@@ -1,8 +1,8 @@
 #include "analyzer/facts/WarpExchanges.h"
 #include "analyzer/results/WarpExchange.h"
 #include "analyzer/warp/FlatExpr.h"
-#include "analyzer/warp/WarpSimulator.h"
 #include "analyzer/warp/WarpBindings.h"
+#include "analyzer/warp/WarpSimulator.h"
 
 #include <algorithm>
 #include <map>

@@ -1,5 +1,4 @@
 #include "analyzer/warp/AccessEvaluator.h"
-#include "analyzer/warp/WarpBindings.h"
 #include "analyzer/warp/AccessFingerprint.h"
 #include "analyzer/warp/BlockDimReads.h"
 #include "analyzer/warp/ExprForms.h"
@@ -7,6 +6,7 @@
 #include "analyzer/warp/GuardRanges.h"
 #include "analyzer/warp/LoopPlan.h"
 #include "analyzer/warp/PatternMeasure.h"
+#include "analyzer/warp/WarpBindings.h"
 #include "analyzer/warp/WarpOutcomes.h"
 #include "analyzer/warp/WarpSimulator.h"
 
@@ -40,7 +40,6 @@ std::string describeIteration(const std::vector<LoopPlan> &plans, const Binding 
   }
   return os.str();
 }
-
 
 SymbolTest sweptSymbol(const std::vector<int> &ids) {
   return [&ids](const Symbol &s) {

@@ -1,6 +1,6 @@
 #include "analyzer/warp/NarrowAccessGroups.h"
-#include "analyzer/warp/WarpSimulator.h"
 #include "analyzer/warp/WarpBindings.h"
+#include "analyzer/warp/WarpSimulator.h"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 #include "analyzer/warp/UniformSweep.h"
 #include "analyzer/warp/AccessFingerprint.h"
-#include "analyzer/warp/WarpOutcomes.h"
 #include "analyzer/warp/PatternMeasure.h"
+#include "analyzer/warp/WarpOutcomes.h"
 
 #include <algorithm>
 #include <climits>
