@@ -337,6 +337,15 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
     return b;
   };
   std::vector<std::array<int64_t, 4>> variantCorners(sweptIds.size() + 1), sampleCorners(samples.size());
+  // Corner keys looked up lately (pointers into patterns.byCorners, which
+  // keeps them valid), by a cheap hash of the key.
+  std::vector<std::pair<CornerKey, const WarpAccessEval *>> recentCorners(256);
+  auto recentSlot = [](const CornerKey &k) {
+    uint64_t h = static_cast<uint64_t>(k.base) * 0x9e3779b97f4a7c15ull ^ static_cast<uint64_t>(k.step[0]) * 0xbf58476d1ce4e5b9ull ^
+                 static_cast<uint64_t>(k.step[1]) * 0x94d049bb133111ebull ^ static_cast<uint64_t>(k.step[2]) ^
+                 (static_cast<uint64_t>(k.activeMask) << 7) ^ static_cast<uint64_t>(k.warp);
+    return static_cast<size_t>((h ^ (h >> 29)) & 255);
+  };
   // The loops the address reads (indices into plans). An iteration
   // combination that differs from one already measured only in the other
   // loops (those only guards read), with the same lanes active in every
@@ -639,8 +648,13 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
             if (inBounds) {
               cornerKey = {warp, activeMask, {step[0], step[1], step[2]}, c[0] - 128 * floorDiv128(c[0])};
               keyed = true;
-              if (auto it = patterns.byCorners.find(cornerKey); it != patterns.byCorners.end())
-                m = &it->second;
+              // A direct-mapped cache in front of the map: most samples repeat
+              // a recent key, and the map's look-up divides by its bucket count.
+              auto &slot = recentCorners[recentSlot(cornerKey)];
+              if (slot.second && slot.first == cornerKey)
+                m = slot.second;
+              else if (auto it = patterns.byCorners.find(cornerKey); it != patterns.byCorners.end())
+                m = &it->second, slot = {cornerKey, m};
             }
           }
           if (!m) {
@@ -682,8 +696,10 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
             if (it == patterns.byAddresses.end())
               it = patterns.byAddresses.emplace(key, measurePattern(lanes, access.space)).first;
             m = &it->second;
-            if (keyed)
+            if (keyed) {
               m = &patterns.byCorners.emplace(cornerKey, *m).first->second;
+              recentCorners[recentSlot(cornerKey)] = {cornerKey, m};
+            }
           }
           if (outcome)
             outcome->measured[s] = m;
