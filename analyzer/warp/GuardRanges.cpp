@@ -21,6 +21,7 @@ std::optional<Range> checked(__int128 lo, __int128 hi) {
   return Range{lo, hi};
 }
 
+// The range of a 0/1 result that can be false, true or both.
 Range boolean(bool canBeFalse, bool canBeTrue) { return {canBeTrue && !canBeFalse ? 1 : 0, canBeTrue ? 1 : 0}; }
 
 class Ranges {
