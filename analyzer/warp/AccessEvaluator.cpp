@@ -173,7 +173,7 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
   // it (a guard-value or last-block retry of sw4ck's `i < N0 && ...` or
   // d3q19-bgk's `x + x0 == 0` at x0 = 8 evaluated every warp to find none).
   for (auto &g : access.guards)
-    if (!readsAny(*g, sweptSymbol(sweptIds)) && guardNeverPasses(*g, {block}, opts))
+    if (!readsAny(*g, sweptSymbol(sweptIds)) && guardNeverPassesUnder(*g, base, opts))
       return out;
 
   // The address of a lane for every sample: from e(0) and one unit step per
@@ -319,15 +319,19 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
     memo.emplace(std::move(key), masks);
     return masks;
   };
+  // Corner d of a warp: threadIdx 0, or one step along dimension d - 1.
+  auto cornerThread = [](int d, int64_t (&t)[3]) {
+    t[0] = t[1] = t[2] = 0;
+    if (d > 0)
+      t[d - 1] = 1;
+  };
   // The corner path's state (see below), allocated once.
   std::array<Binding, 4> cornerBindings;
-  // Corner d of a warp under `b`: threadIdx 0, or one step along dimension d - 1.
+  // Corner d of a warp under `b`.
   auto bindCorner = [&](const Binding &b, int d) -> const Binding & {
     Binding &cb = cornerBindings[d];
     cb = b;
-    cb.threadIdx[0] = cb.threadIdx[1] = cb.threadIdx[2] = 0;
-    if (d > 0)
-      cb.threadIdx[d - 1] = 1;
+    cornerThread(d, cb.threadIdx);
     return cb;
   };
   // `b` in block `bi` of every dimension (-1: the grid's last).
@@ -528,9 +532,8 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
           if (bound)
             cornerAddress->prepareThreadColumns(columns.data(), samples.size());
           for (int d = 0; d <= lastCorner; ++d) {
-            int64_t corner[3] = {0, 0, 0}; // as bindCorner
-            if (d > 0)
-              corner[d - 1] = 1;
+            int64_t corner[3];
+            cornerThread(d, corner);
             if (bound)
               cornerAddress->atThreadColumns(corner, atSamples.data(), atSamplesOk.data());
             for (size_t s = 0; s < samples.size(); ++s) {
@@ -625,7 +628,8 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
             continue;
           const WarpAccessEval *m = nullptr;
           CornerKey cornerKey;
-          bool keyed = false;
+          bool keyed = false; // then `recent` is the key's cache slot
+          std::pair<CornerKey, const WarpAccessEval *> *recent = nullptr;
           if (viaCorners) {
             const auto &c = sampleCorners[s];
             int64_t step[3] = {c[1] - c[0], c[2] - c[0], c[3] - c[0]};
@@ -650,11 +654,11 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
               keyed = true;
               // A direct-mapped cache in front of the map: most samples repeat
               // a recent key, and the map's look-up divides by its bucket count.
-              auto &slot = recentCorners[recentSlot(cornerKey)];
-              if (slot.second && slot.first == cornerKey)
-                m = slot.second;
+              recent = &recentCorners[recentSlot(cornerKey)];
+              if (recent->second && recent->first == cornerKey)
+                m = recent->second;
               else if (auto it = patterns.byCorners.find(cornerKey); it != patterns.byCorners.end())
-                m = &it->second, slot = {cornerKey, m};
+                m = &it->second, *recent = {cornerKey, m};
             }
           }
           if (!m) {
@@ -698,7 +702,7 @@ evaluateWarpAccessSamples(const GuardedAccess &access, const BlockShape &block, 
             m = &it->second;
             if (keyed) {
               m = &patterns.byCorners.emplace(cornerKey, *m).first->second;
-              recentCorners[recentSlot(cornerKey)] = {cornerKey, m};
+              *recent = {cornerKey, m};
             }
           }
           if (outcome)

@@ -10,9 +10,11 @@ FlatExpr::FlatExpr(const IndexExpr &root, const std::vector<int> &sweptIds, cons
                    bool threadInputs, unsigned threadDims)
     : sweptIds_(sweptIds), sweptLoops_(sweptLoops), threadInputs_(threadInputs), threadDims_(threadDims) {
   root_ = compile(root);
-  columnar_.resize(code_.size());
+  columnarAll_.resize(code_.size());
   for (size_t i = 0; i < code_.size(); ++i)
-    columnar_[i] = sweptMask_[i] != 0;
+    columnarAll_[i] = sweptMask_[i] != 0;
+  if (threadInputs_)
+    splitByThread();
   vals_.assign(code_.size(), 0);
   size_t slots = sweptIds_.size() + sweptLoops_.size() + (threadInputs_ ? 3 : 0);
   last_.assign(slots, 0);
@@ -333,7 +335,7 @@ std::optional<int64_t> FlatExpr::at(const int64_t *values) {
     static const int64_t zero = 0;                                                                                   \
     if ((idx) < 0)                                                                                                   \
       p = &zero, stride = 0;                                                                                         \
-    else if (columnar_[idx])                                                                                         \
+    else if ((threadColumns_ ? columnarThreads_ : columnarAll_)[idx])                                                \
       p = cols_[idx].data(), stride = 1;                                                                             \
     else                                                                                                             \
       p = &vals_[idx], stride = 0;                                                                                   \
@@ -388,11 +390,27 @@ void FlatExpr::atColumns(const int64_t *const *columns, size_t n, int64_t *out, 
   fail_.assign(n, 0);
   if (cols_.size() < code_.size())
     cols_.resize(code_.size());
-  for (int i : sweptOrder_)
-    columnar_[i] = 1;
+  threadColumns_ = false;
   for (int i : sweptOrder_)
     runColumn(i, columns, n);
   rootColumn(n, out, ok);
+}
+
+// The swept instructions that read threadIdx and the others, and which have
+// a column in atThreadColumns (those reading a swept symbol or loop; what
+// reads only threadIdx is one value per lane): fixed by the expression.
+void FlatExpr::splitByThread() {
+  size_t first = sweptIds_.size() + sweptLoops_.size(); // the threadIdx slots follow
+  uint64_t threadBits = first + 3 <= 63 ? uint64_t{7} << first : ~uint64_t{0} << std::min<size_t>(first, 63);
+  // Bit 63 stands for every slot past 62: such an instruction may read threadIdx.
+  threadBits |= uint64_t{1} << 63;
+  uint64_t sampleBits = ~threadBits | (uint64_t{1} << 63);
+  columnarThreads_.assign(code_.size(), 0);
+  for (int i : sweptOrder_) {
+    columnarThreads_[i] = (sweptMask_[i] & sampleBits) != 0;
+    (sweptMask_[i] & threadBits ? threadOrder_ : sampleOrder_).push_back(i);
+  }
+  threadValues_.assign(first + 3, 0);
 }
 
 void FlatExpr::prepareThreadColumns(const int64_t *const *columns, size_t n) {
@@ -403,26 +421,13 @@ void FlatExpr::prepareThreadColumns(const int64_t *const *columns, size_t n) {
   preparedColumns_ = columns;
   if (!threadPrepared_)
     return;
-  size_t first = sweptIds_.size() + sweptLoops_.size(); // the threadIdx slots follow
-  uint64_t threadBits = first + 3 <= 63 ? uint64_t{7} << first : ~uint64_t{0} << std::min<size_t>(first, 63);
-  // Bit 63 stands for every slot past 62: such an instruction may read threadIdx.
-  threadBits |= uint64_t{1} << 63;
   fail_.assign(n, 0);
   if (cols_.size() < code_.size())
     cols_.resize(code_.size());
-  uint64_t sampleBits = ~threadBits | (uint64_t{1} << 63);
-  threadOrder_.clear();
-  for (int i : sweptOrder_) {
-    // A column where it reads a swept symbol; what reads only threadIdx is
-    // one value per lane.
-    columnar_[i] = (sweptMask_[i] & sampleBits) != 0;
-    if (sweptMask_[i] & threadBits)
-      threadOrder_.push_back(i);
-    else
-      runColumn(i, columns, n);
-  }
+  threadColumns_ = true;
+  for (int i : sampleOrder_)
+    runColumn(i, columns, n);
   sampleFail_ = fail_;
-  threadValues_.assign(first + 3, 0);
 }
 
 void FlatExpr::atThreadColumns(const int64_t thread[3], int64_t *out, char *ok) {
@@ -432,10 +437,9 @@ void FlatExpr::atThreadColumns(const int64_t thread[3], int64_t *out, char *ok) 
     return;
   }
   fail_ = sampleFail_;
-  size_t first = sweptIds_.size() + sweptLoops_.size(); // the threadIdx slots follow
-  std::copy(thread, thread + 3, threadValues_.begin() + static_cast<std::ptrdiff_t>(first));
+  std::copy(thread, thread + 3, threadValues_.end() - 3); // the threadIdx slots come last
   for (int i : threadOrder_) {
-    if (columnar_[i]) {
+    if (columnarThreads_[i]) {
       runColumn(i, preparedColumns_, n);
     } else if (!run(static_cast<size_t>(i), threadValues_.data())) { // fails at every point
       std::fill(ok, ok + n, 0);

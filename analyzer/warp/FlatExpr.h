@@ -110,10 +110,17 @@ private:
   std::unordered_map<const IndexExpr *, int> seen_;
   std::vector<std::vector<int64_t>> cols_; // atColumns: each swept instruction's values
   std::vector<char> fail_;                 // atColumns: the points where one failed
-  // prepareThreadColumns: the swept instructions that read threadIdx, the
-  // points where one of the others failed, and the point count.
-  std::vector<int> threadOrder_;
-  std::vector<char> columnar_;         // per instruction: whether it has a column (else vals_)
+  // With threadInputs (splitByThread): the swept instructions that read
+  // threadIdx and the others, and the points where one of the others failed
+  // in the last prepareThreadColumns.
+  void splitByThread();
+  std::vector<int> threadOrder_, sampleOrder_;
+  // Per instruction, whether it has a column (else its value is in vals_):
+  // for atColumns every swept one, for atThreadColumns those reading a swept
+  // symbol or loop; threadColumns_ says which is in use (a flag, not a
+  // pointer: FlatExprs are moved into vectors).
+  std::vector<char> columnarAll_, columnarThreads_;
+  bool threadColumns_ = false;
   std::vector<int64_t> threadValues_;  // at()'s inputs for atThreadColumns' scalar runs
   std::vector<char> sampleFail_;
   size_t threadPoints_ = 0;

@@ -128,17 +128,15 @@ private:
 
 } // namespace
 
+bool guardNeverPassesUnder(const IndexExpr &guard, const Binding &block, const EvaluationOptions &opts) {
+  auto r = Ranges(block, opts.maxIterationsPerLoop, opts.lastBlock).of(guard);
+  return r && r->lo == 0 && r->hi == 0;
+}
+
 bool guardNeverPasses(const IndexExpr &guard, const std::vector<BlockShape> &shapes, const EvaluationOptions &opts) {
-  if (shapes.empty())
-    return false;
-  for (const BlockShape &shape : shapes) {
-    Binding base = blockBinding(shape, opts);
-    Ranges ranges(base, opts.maxIterationsPerLoop, opts.lastBlock);
-    auto r = ranges.of(guard);
-    if (!r || r->lo != 0 || r->hi != 0)
-      return false;
-  }
-  return true;
+  return !shapes.empty() && std::all_of(shapes.begin(), shapes.end(), [&](const BlockShape &shape) {
+    return guardNeverPassesUnder(guard, blockBinding(shape, opts), opts);
+  });
 }
 
 } // namespace warplint

@@ -21,5 +21,8 @@ namespace warplint {
 // last block under opts.lastBlock) of every shape, at every loop iteration
 // the model evaluates, under opts' values.
 bool guardNeverPasses(const IndexExpr &guard, const std::vector<BlockShape> &shapes, const EvaluationOptions &opts);
+// The same for one shape whose blockBinding (its dimensions and values) the
+// caller has: the symbols the guard reads must be bound as blockBinding does.
+bool guardNeverPassesUnder(const IndexExpr &guard, const Binding &block, const EvaluationOptions &opts);
 
 } // namespace warplint
