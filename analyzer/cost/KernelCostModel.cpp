@@ -1,4 +1,5 @@
 #include "analyzer/cost/KernelCostModel.h"
+#include "analyzer/cost/ProfileCurves.h"
 #include "analyzer/native/SassMix.h"
 #include "analyzer/results/PrivateMemory.h"
 
@@ -44,109 +45,6 @@ constexpr int kWarp = 32;
 // flight (beyond any probe's range: the curves' plateau) the probes measured.
 constexpr double kPeakWarps = 64;
 constexpr double kPeakBytesInFlight = double(1 << 26);
-
-// A measured curve: the value at x, linear between measured points (in log2
-// of x when `logX`), the end values beyond them.
-struct Curve {
-  std::vector<std::pair<double, double>> points; // sorted by x
-  bool logX = false;
-  bool empty() const { return points.empty(); }
-  double at(double x) const {
-    if (points.size() == 1 || x <= points.front().first)
-      return points.front().second;
-    if (x >= points.back().first)
-      return points.back().second;
-    auto hi = std::lower_bound(points.begin(), points.end(), std::make_pair(x, -1e300));
-    auto lo = hi - 1;
-    double x0 = lo->first, x1 = hi->first, xv = x;
-    if (logX) {
-      x0 = std::log2(x0);
-      x1 = std::log2(x1);
-      xv = std::log2(x);
-    }
-    double t = x1 > x0 ? (xv - x0) / (x1 - x0) : 0;
-    return lo->second + t * (hi->second - lo->second);
-  }
-};
-
-const int kWarpCounts[] = {1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64};
-
-// The fixed time of a launch (probe kernel_fixed_time): Nsight Compute's
-// gpu__time_duration of a kernel of trivial blocks (256 threads that do no
-// memory work) against its block count, 1 block and 1 to 64 blocks an SM.
-// What a kernel costs besides its work: the launch, the ramp of its blocks
-// onto the SMs and the tail after the last one retires.
-Curve launchCurve(const HardwareProfile &p) {
-  Curve c;
-  c.logX = true;
-  int sms = p.smCount();
-  for (int perSm : {0, 1, 2, 4, 8, 16, 32, 64}) {
-    int blocks = perSm == 0 ? 1 : perSm * sms;
-    if (auto v = p.find("kernel_fixed_time", "gpu_time_duration_us", {{"shape", "trivial"}, {"blocks", blocks}}))
-      c.points.push_back({double(blocks), v->median});
-  }
-  return c;
-}
-
-Curve warpsCurve(const HardwareProfile &p, const std::string &probe, const std::string &name, Params extra = {}) {
-  Curve c;
-  for (int w : kWarpCounts) {
-    Params q = extra;
-    q.emplace("warps_per_sm", w);
-    if (auto v = p.find(probe, name, q))
-      c.points.push_back({double(w), v->median});
-  }
-  return c;
-}
-
-// DRAM read bandwidth against the bytes each SM has in flight (the seed's
-// Fig. 3: blocks x threads x requests a thread), the best configuration
-// for each amount.
-// Copy bandwidth (bytes read + written) against the bytes each SM has in
-// flight (dram_copy's grid-stride float4 configurations), the envelope.
-Curve copyCurve(const HardwareProfile &p) {
-  std::map<double, double> best;
-  for (int blocks : {1, 2, 4, 8})
-    for (int threads : {128, 256, 512, 1024})
-      for (int loads : {1, 2, 4, 8}) {
-        auto v = p.find("dram_copy", "copy_bandwidth_gbps",
-                        {{"kernel", "float4_grid_stride"}, {"blocks_per_sm", blocks}, {"threads_per_block", threads},
-                         {"loads_in_flight_per_thread", loads}});
-        if (v)
-          best[double(blocks) * threads * loads * 16] =
-              std::max(best[double(blocks) * threads * loads * 16], v->median);
-      }
-  Curve c;
-  c.logX = true;
-  double runningMax = 0;
-  for (auto &[x, y] : best) {
-    runningMax = std::max(runningMax, y);
-    c.points.push_back({x, runningMax});
-  }
-  return c;
-}
-
-Curve dramCurve(const HardwareProfile &p) {
-  std::map<double, double> best;
-  for (int blocks : {1, 2, 4, 8, 16})
-    for (int threads : {64, 128, 256, 512, 1024})
-      for (int loads : {1, 2, 4, 8, 16}) {
-        auto v = p.find("dram_bandwidth_vs_config", "read_bandwidth_gbps",
-                        {{"blocks_per_sm", blocks}, {"threads_per_block", threads}, {"loads_in_flight_per_thread", loads}});
-        if (!v)
-          continue;
-        double inflight = double(blocks) * threads * loads * 16; // float4 loads
-        best[inflight] = std::max(best[inflight], v->median);
-      }
-  Curve c;
-  c.logX = true;
-  double runningMax = 0;
-  for (auto &[x, y] : best) { // more in flight never measures less: keep the envelope
-    runningMax = std::max(runningMax, y);
-    c.points.push_back({x, runningMax});
-  }
-  return c;
-}
 
 std::string fmt(double v, int digits = 3) {
   std::ostringstream os;
@@ -228,31 +126,6 @@ double loadBytesPerThread(const KernelInfo &k, const KernelWork &w) {
   for (auto &[r, b] : byRegion)
     best = std::max(best, b);
   return best;
-}
-
-// L2 bandwidth at the bytes an SM has in flight, also outside the range the
-// probe measured (l2_bandwidth_vs_config; the curve alone gives nothing
-// there, which left the L2 time out). Below the smallest point reads are
-// latency-bound: bandwidth in proportion to the bytes in flight (Little's
-// law; the measured 2 and 4 KiB points are 1.5 and 2.8-3.0 TB/s on the
-// H100). Above the largest, the plateau holds. Writes wait for no reply:
-// the measured write curve is flat (3.9-4.1 TB/s from 4 to 128 KiB), so its
-// end values hold on either side.
-std::optional<double> l2BandwidthAt(const HardwareProfile &p, double inflight, bool write) {
-  auto at = [&](double x) { return write ? p.l2WriteBandwidthGBps(x) : p.l2BandwidthGBps(x); };
-  if (auto v = at(inflight))
-    return v;
-  double lo = 0, hi = 0; // the measured range, found at powers of two
-  for (double x = 64; x <= double(1 << 26); x *= 2)
-    if (at(x)) {
-      lo = lo > 0 ? lo : x;
-      hi = x;
-    }
-  if (lo <= 0)
-    return std::nullopt;
-  if (inflight < lo)
-    return write ? at(lo) : std::optional<double>(*at(lo) * inflight / lo);
-  return at(hi);
 }
 
 // The share of a block's distinct sectors of `base` that DRAM serves, over a
@@ -378,7 +251,7 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
     std::string why = native && !native->sassError.empty() ? " (no native code: " + native->sassError + ")" : "";
     cost.assumptions.push_back("instructions: AST estimate" + why);
   }
-  Curve ipc = warpsCurve(p, "alu_throughput_vs_warps", "fma_warp_instructions_per_clk_per_sm");
+  const Curve &ipc = ProfileCurves::of(p).fmaIssue;
   if (!ipc.empty()) {
     double inst = (warpInstructions + localInstructions) * blocks;
     double cycles = inst / ipc.at(warps);
@@ -468,7 +341,7 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
         degree = d;
   std::optional<double> sharedRate = p.sharedWavefrontsPerClk(degree, warps);
   if (!sharedRate) {
-    Curve shared = warpsCurve(p, "shared_throughput_vs_warps", "throughput_bytes_per_clk_per_sm");
+    const Curve &shared = ProfileCurves::of(p).sharedConflictFree;
     if (!shared.empty())
       sharedRate = shared.at(warps) / 128.0;
   }
@@ -554,7 +427,7 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
   // Reads wait for their data: the read bandwidth the bytes in flight reach;
   // with writes, the copy bandwidth at as many bytes in flight (below the
   // copy curve's first point, shaped like the read curve).
-  Curve dram = dramCurve(p), copy = copyCurve(p);
+  const Curve &dram = ProfileCurves::of(p).dramRead, &copy = ProfileCurves::of(p).copy;
   if (!dram.empty()) {
     // Local arrays are written back to DRAM once each when L2 evicts them
     // (measured: standardize_before's DRAM bytes exceed the after's by its
@@ -673,7 +546,7 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
     cost.assumptions.push_back("a launch's fixed time (kernel_fixed_time) is left out: the grid is not known, so "
                                "the work's size is assumed and the fixed time's share would be a guess");
   } else if (cost.timeUs > 0) {
-    Curve launch = launchCurve(p);
+    const Curve &launch = ProfileCurves::of(p).launch;
     if (!launch.empty()) {
       int64_t firstWave = std::min<int64_t>(cost.gridBlocks, int64_t(sms) * std::max(1, occ.blocksPerSm));
       double fixedUs = launch.at(double(firstWave));

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -174,6 +175,8 @@ HardwareProfile HardwareProfile::fromJson(const std::string& text, const std::st
   }
   for (size_t i = 0; i < p.values_.size(); ++i)
     p.byProbeAndName_[indexKey(p.values_[i].probe, p.values_[i].name)].push_back(i);
+  static std::atomic<uint64_t> loads{0};
+  p.contentId_ = ++loads;
   return p;
 }
 

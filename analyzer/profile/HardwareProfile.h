@@ -17,6 +17,7 @@
 //   if (auto c = p.sharedLoadLatencyCycles(32)) ...  // cycles a load, 32-way conflict
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -179,6 +180,10 @@ class HardwareProfile {
   std::optional<MeasuredValue> find(const std::string& probe, const std::string& name,
                                     const Params& params = {}) const;
   size_t valueCount() const { return values_.size(); }
+  // Names this profile's content for caches of what is derived from it:
+  // every load gives a new one, copies keep theirs (a loaded profile never
+  // changes).
+  uint64_t contentId() const { return contentId_; }
   // Every value, property and table equal (a bundled profile's compact text
   // against its file).
   bool operator==(const HardwareProfile& o) const;
@@ -199,6 +204,7 @@ class HardwareProfile {
                                     const std::function<bool(const Params&)>& keep,
                                     const std::string& axis, double x, bool logAxis = false) const;
 
+  uint64_t contentId_ = 0;
   std::string profileId_, deviceName_, computeCapability_;
   int smCount_ = 0;
   std::optional<double> smClockMHz_, theoreticalDram_, maxSharedPerBlock_;
