@@ -1,7 +1,6 @@
 #include "analyzer/host/HostFacts.h"
 #include "analyzer/host/HostBuffers.h"
 #include "analyzer/host/HostCallNames.h"
-#include "analyzer/host/HostTouchText.h"
 #include "analyzer/host/LaunchReach.h"
 #include "analyzer/model/KernelWalker.h"
 
@@ -572,19 +571,19 @@ private:
     BufferOrigin o = managedOrigin(base);
     if (o.kind != MemoryOrigin::Managed)
       return;
-    // One event per statement line and buffer is enough for ordering. Its text is one of the line's
-    // touches that is not one element at a constant place, where there is one (`m[0] + m[i]` is
-    // recorded as `m[i]`, at its column): managed-memory-no-prefetch takes a one-element text for the whole line
-    // (analyzer/host/HostTouchText.h).
+    // One event per statement line and buffer is enough for ordering. Of the line's touches it keeps
+    // one that reaches past a page, where there is one (`m[0] + m[i]` is recorded as `m[i]`, at its
+    // column): managed-memory-no-prefetch leaves out a touch of at most a page.
     SourceLocation l = toLocation(sm_, whole->getBeginLoc());
     if (!out_.managed.empty()) {
       ManagedEvent &last = out_.managed.back();
       if (last.kind == ManagedEvent::HostTouch && last.bufferKey == o.key && last.loc.line == l.line &&
           last.loc.file == l.file) {
-        if (host::isOnePageTouchText(last.text)) {
-          std::string now = touchText(whole);
-          if (!host::isOnePageTouchText(now)) {
-            last.text = now;
+        if (withinPage(last.touchBytesAtMost)) {
+          std::optional<int64_t> now = touchExtent(whole);
+          if (!withinPage(now)) {
+            last.text = touchText(whole, now);
+            last.touchBytesAtMost = now;
             last.loc = l;
           }
         }
@@ -592,28 +591,50 @@ private:
       }
     }
     ManagedEvent ev = event(ManagedEvent::HostTouch, whole, o);
-    ev.text = touchText(whole);
+    ev.touchBytesAtMost = touchExtent(whole);
+    ev.text = touchText(whole, ev.touchBytesAtMost);
     out_.managed.push_back(std::move(ev));
   }
 
-  // A touch's text as written; `m[0]` or `*m` of an element larger than a page says the element's
-  // size, so that it is not taken for a touch of one page (analyzer/host/HostTouchText.h).
-  std::string touchText(const Expr *whole) {
+  static bool withinPage(const std::optional<int64_t> &bytes) { return bytes && *bytes <= kPageBytes; }
+
+  // The most bytes a touch reaches where the source bounds it (ManagedEvent::touchBytesAtMost): a
+  // constant loop's span, or one element at a constant place of a named pointer (`m[3u]`, `*m`).
+  std::optional<int64_t> touchExtent(const Expr *whole) {
+    if (auto span = smallLoopSpan(whole))
+      return span->second;
+    if (!oneElementAtConstantPlace(whole))
+      return std::nullopt;
+    QualType ty = whole->getType();
+    if (ty.isNull() || ty->isIncompleteType() || ty->isDependentType())
+      return std::nullopt;
+    return ctx_.getTypeSizeInChars(ty).getQuantity();
+  }
+
+  static bool oneElementAtConstantPlace(const Expr *whole) {
+    const Expr *pointer = nullptr;
+    if (auto *sub = dyn_cast<ArraySubscriptExpr>(whole)) {
+      if (isa<IntegerLiteral>(sub->getIdx()->IgnoreParenImpCasts()))
+        pointer = sub->getBase();
+    } else if (auto *deref = dyn_cast<UnaryOperator>(whole); deref && deref->getOpcode() == UO_Deref) {
+      pointer = deref->getSubExpr();
+    }
+    return pointer && isa<DeclRefExpr>(pointer->IgnoreParenImpCasts());
+  }
+
+  // A touch's text as written, with what bounds it where a reader would not see it: a constant
+  // loop's span, or an element's size where one element is more than a page.
+  std::string touchText(const Expr *whole, const std::optional<int64_t> &extent) {
     std::string t = text(whole);
     if (t.size() > 80)
       t = t.substr(0, 77) + "...";
     if (auto span = smallLoopSpan(whole))
-      return host::smallLoopTouchText(t, span->first, span->second);
-    if (host::isOneElementTouchText(t)) {
-      QualType ty = whole->getType();
-      if (ty.isNull() || ty->isIncompleteType() || ty->isDependentType() ||
-          ctx_.getTypeSizeInChars(ty).getQuantity() > 4096)
-        t += " (an element of " +
-             (ty.isNull() || ty->isIncompleteType() || ty->isDependentType()
-                  ? std::string("unknown size")
-                  : std::to_string(ctx_.getTypeSizeInChars(ty).getQuantity()) + " bytes") +
-             ")";
-    }
+      return t + " (a constant loop: " + std::to_string(span->first) + " element" + (span->first == 1 ? "" : "s") +
+             ", " + std::to_string(span->second) + " bytes)";
+    if (extent && *extent > kPageBytes)
+      t += " (an element of " + std::to_string(*extent) + " bytes)";
+    else if (!extent && oneElementAtConstantPlace(whole))
+      t += " (an element of unknown size)";
     return t;
   }
 
@@ -644,7 +665,7 @@ private:
         return std::nullopt;
       int64_t trips = *f->info.tripCount;
       int64_t bytes = ((trips - 1) * *f->step + 1) * ctx_.getTypeSizeInChars(ty).getQuantity();
-      if (trips <= 0 || bytes > 4096)
+      if (trips <= 0 || bytes > kPageBytes)
         return std::nullopt;
       return std::make_pair(trips, bytes);
     }

@@ -123,6 +123,11 @@ struct HostLaunch {
 };
 
 // Managed memory, one buffer's events in one host function, in source order.
+// The page managed memory migrates by on a fault (4 KiB): a touch of at
+// most this many bytes moves a page or two, where a prefetch would move the
+// whole buffer.
+inline constexpr int64_t kPageBytes = 4096;
+
 struct ManagedEvent {
   // Escape: the buffer is handed to code the unit cannot follow (a library
   // descriptor such as cusparseCreateDnVec, a function whose body is
@@ -135,6 +140,13 @@ struct ManagedEvent {
   std::string text;           // what was written: "a[i] = ...", "cudaMemPrefetchAsync(a, ...)", kernel name
   std::string prefetchTarget; // Prefetch: the destination device argument as written
   bool toHost = false;        // Prefetch to cudaCpuDeviceId
+  // HostTouch: the most bytes of the buffer the touch reaches, where the
+  // source bounds it: one element at a constant place (`m[0]`, `*m`: the
+  // element's size) or the span a constant loop's counter indexes (`m[i]`
+  // for i in [0, 4): 16 bytes; written only up to a page). nullopt: it may
+  // reach any part of the buffer. Of several touches of a buffer on one
+  // line, the event keeps one that reaches past a page where there is one.
+  std::optional<int64_t> touchBytesAtMost;
   bool inLoop = false;
   size_t order = 0;
 };

@@ -5,7 +5,6 @@
 // waits, where one prefetch moves them in bulk, ahead of the work.
 #include "rules/AllRules.h"
 #include "rules/host/HostRule.h"
-#include "analyzer/host/HostTouchText.h"
 
 #include <cmath>
 #include <map>
@@ -69,7 +68,6 @@ const RuleInfo kInfo{
 };
 
 class ManagedMemoryNoPrefetch : public HostRule {
-  static constexpr int64_t kPageBytes = 4096;
   static constexpr double kMiB = 1024.0 * 1024.0;
 
 public:
@@ -91,10 +89,10 @@ public:
     std::map<std::string, std::vector<const ManagedEvent *>> byFunction;
     // A host touch of one element at a constant place (`printf("%f", m[0])` after the kernel) moves
     // one page, where a prefetch would move the whole buffer: no finding of its own, and it ends no
-    // pair (analyzer/host/HostTouchText.h says why its text suffices).
+    // pair (ManagedEvent::touchBytesAtMost).
     for (const ManagedEvent &e : facts.managed)
       if (!onePage.count(e.bufferKey) &&
-          !(e.kind == ManagedEvent::HostTouch && host::isOnePageTouchText(e.text)))
+          !(e.kind == ManagedEvent::HostTouch && e.touchBytesAtMost && *e.touchBytesAtMost <= kPageBytes))
         byFunction[e.function].push_back(&e);
     for (auto &[fn, events] : byFunction) {
       std::set<std::string> reported; // (buffer, touch line) pairs already reported

@@ -102,6 +102,18 @@ void printOne() {
   cudaFree(m);
 }
 
+// The same, written with parentheses and a hexadecimal index: decided on the
+// expression (one element at a constant place), not on its spelling.
+void printOneParenthesized() {
+  const int n = 1 << 24;
+  float *m;
+  cudaMallocManaged(&m, n * sizeof(float));
+  produce<<<n / 256, 256>>>(m, n);
+  cudaDeviceSynchronize();
+  printf("%f %f\n", (m)[0x2], *(m));
+  cudaFree(m);
+}
+
 // One element first, then the whole buffer: the whole read is reported
 // against the kernel (the one element ends no pair).
 double oneThenAll() {
