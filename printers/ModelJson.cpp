@@ -302,6 +302,8 @@ nlohmann::json hostJson(const HostFacts &h) {
       ej["variable"] = e.variable;
     if (e.kind == ManagedEvent::Prefetch)
       ej["to_host"] = e.toHost;
+    if (e.touchBytesAtMost)
+      ej["touch_bytes_at_most"] = *e.touchBytesAtMost;
     j["managed"].push_back(ej);
   }
   return j;

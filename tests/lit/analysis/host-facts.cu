@@ -57,8 +57,11 @@ int main() {
     // CHECK: transfer [[@LINE+1]] cudaMemcpy h2d dst=device/cudaMalloc src=pinned/cudaMallocHost size=256 stream=default loops=[for:16] varies
     cudaMemcpy(d + r * 64, pinned + r * 64, 64 * sizeof(float), cudaMemcpyHostToDevice);
   helper(d, new float[n]);
-  // CHECK: managed [[@LINE+1]] host_touch managed
+  // One element at a constant place: bounded by its size; a computed index is not.
+  // CHECK: managed [[@LINE+1]] host_touch managed bytes<=4{{$}}
   managed[0] = 1.0f;
+  // CHECK: managed [[@LINE+1]] host_touch managed{{$}}
+  managed[n - 1] = 2.0f;
   // CHECK: launch [[@LINE+1]] k stream=s buffers=[d=device]
   k<<<4, 256, 0, s>>>(d, n);
   // CHECK: managed [[@LINE+2]] launch managed

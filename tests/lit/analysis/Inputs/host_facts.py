@@ -30,7 +30,8 @@ for unit in json.load(sys.stdin):
         stream = "default" if l["stream"]["default"] else l["stream"].get("text", "")
         lines.append((l["order"], "launch %d %s stream=%s buffers=[%s]" % (l["loc"]["line"], l["kernel"], stream, bufs)))
     for e in host.get("managed", []):
-        lines.append((e["order"], "managed %d %s %s" % (e["loc"]["line"], e["kind"], e.get("variable", ""))))
+        bound = " bytes<=%d" % e["touch_bytes_at_most"] if "touch_bytes_at_most" in e else ""
+        lines.append((e["order"], "managed %d %s %s%s" % (e["loc"]["line"], e["kind"], e.get("variable", ""), bound)))
 # In source order (the walker numbers every event as it meets it).
 for _, line in sorted(lines):
     print(line)
