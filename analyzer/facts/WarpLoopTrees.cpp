@@ -98,18 +98,14 @@ public:
     if (!fd->doesThisDeclarationHaveABody())
       return true;
     const FunctionDecl *saved = fn_;
-    BodyFacts body;
-    body.TraverseStmt(fd->getBody());
     fn_ = fd;
-    body_ = &body;
     bool r = RecursiveASTVisitor::TraverseFunctionDecl(fd);
     fn_ = saved;
-    body_ = nullptr;
     return r;
   }
 
   bool VisitForStmt(ForStmt *f) {
-    if (!fn_ || !body_ || f->getBeginLoc().isMacroID())
+    if (!fn_ || f->getBeginLoc().isMacroID())
       return true;
     // for (int i = START; i > 0; i >>= 1 | i /= 2)
     auto *ds = dyn_cast_or_null<DeclStmt>(f->getInit());
@@ -301,7 +297,7 @@ public:
     t.innerIndent = lineIndent(stmts[0]->getBeginLoc());
     if (t.innerIndent.size() <= t.indent.size())
       t.innerIndent = t.indent + "  ";
-    std::set<std::string> taken = body_->names;
+    std::set<std::string> taken = functionFacts().names;
     auto fresh = [&](std::string base) {
       std::string n = base;
       for (int k = 2; taken.count(n); ++k)
@@ -351,7 +347,7 @@ public:
                   ", not 16: the tree is not over 32 lanes";
     else if (!rankWhy.empty())
       t.refusal = rankWhy;
-    else if (body_->written.count(iv) > 0 && countWrites(f->getBody(), iv))
+    else if (functionFacts().written.count(iv) > 0 && countWrites(f->getBody(), iv))
       t.refusal = "the loop variable '" + t.loopVar + "' is written in the loop's body";
     else if (t.inHelper && t.arrayParams.size() != chains.size() && chains.size() > 1)
       t.refusal = "the loop reduces " + std::to_string(chains.size()) +
@@ -424,7 +420,7 @@ private:
       return nullptr;
     if (v->hasAttr<CUDASharedAttr>() && v->getType()->isArrayType())
       return v;
-    if (isa<ParmVarDecl>(v) && v->getType()->isPointerType() && !body_->written.count(v))
+    if (isa<ParmVarDecl>(v) && v->getType()->isPointerType() && !functionFacts().written.count(v))
       return v;
     return nullptr;
   }
@@ -440,11 +436,11 @@ private:
     // the caller's index, so that the loop is recognized (and refused: its
     // calls are not checked).
     if (v && isa<ParmVarDecl>(v) && fn_ && !fn_->hasAttr<CUDAGlobalAttr>() && v->getType()->isIntegerType() &&
-        !body_->written.count(v)) {
+        !functionFacts().written.count(v)) {
       indexParams_.insert(static_cast<int>(cast<ParmVarDecl>(v)->getFunctionScopeIndex()));
       return true;
     }
-    if (depth > 2 || !v || isa<ParmVarDecl>(v) || !v->hasLocalStorage() || !v->getInit() || body_->written.count(v) ||
+    if (depth > 2 || !v || isa<ParmVarDecl>(v) || !v->hasLocalStorage() || !v->getInit() || functionFacts().written.count(v) ||
         !v->getType()->isIntegerType())
       return false;
     return isIndex(v->getInit(), depth + 1);
@@ -475,7 +471,7 @@ private:
     }
     auto *d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
     auto *v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
-    if (depth < 2 && v && !isa<ParmVarDecl>(v) && v->hasLocalStorage() && v->getInit() && !body_->written.count(v) &&
+    if (depth < 2 && v && !isa<ParmVarDecl>(v) && v->hasLocalStorage() && v->getInit() && !functionFacts().written.count(v) &&
         v->getType()->isIntegerType())
       return rankProblem(v->getInit(), depth + 1);
     return "the guard's " + as + " is not the lane in a 32-thread tile (a tile's thread_rank(), or the thread index "
@@ -561,7 +557,19 @@ private:
   ASTContext &ctx_;
   SourceManager &sm_;
   const FunctionDecl *fn_ = nullptr;
-  BodyFacts *body_ = nullptr;
+  // The current function's writes and names, walked when one of its loops
+  // first has the shape (most functions have none; a stencil's bodies are
+  // long).
+  std::map<const FunctionDecl *, BodyFacts> bodies_;
+  BodyFacts &functionFacts() {
+    auto it = bodies_.find(fn_);
+    if (it == bodies_.end()) {
+      BodyFacts b;
+      b.TraverseStmt(fn_->getBody());
+      it = bodies_.emplace(fn_, std::move(b)).first;
+    }
+    return it->second;
+  }
   std::set<int> indexParams_; // helper parameters isIndex took as the caller's index, for the loop being read
 
 public:

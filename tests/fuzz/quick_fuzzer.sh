@@ -8,7 +8,10 @@
 # them half-way.
 # FUZZ_INSTRUMENT: the sources (paths under the repository) to instrument
 # instead of the six model files; each replaces its object in its library
-# (analyzer/, gains/, printers/, rules/). FUZZ_LIBS: a folder already holding
+# (analyzer/, gains/, printers/, rules/). Leave out files that build
+# nlohmann::ordered_json objects (printers/ModelJson.cpp): the g++ and clang
+# objects then disagree on the object's size and ASan reports a
+# new-delete-type-mismatch of the mix, not of the code. FUZZ_LIBS: a folder already holding
 # copies of the libraries (taken when the build matched the sources used).
 # Usage: tests/fuzz/quick_fuzzer.sh OUT_DIR [NORMAL_BUILD_DIR]
 # Result: OUT_DIR/bin/check_fuzzer (run_fuzzer.sh SECONDS OUT_DIR runs it).
