@@ -202,6 +202,45 @@ namespace {
 // runs for every warp of every binding.
 int sectorsTouched(const LaneAddresses &lanes, int64_t shift, int64_t *distinctBytes, int64_t *firstByte) {
   int64_t width = std::max<int64_t>(1, lanes.widthBytes);
+  // Lanes in address order (a forward stride, a broadcast: most requests)
+  // are counted in one pass: a lane's sectors past the highest one counted
+  // so far are new, and so are its bytes past the highest byte covered.
+  {
+    int count = 0;
+    int64_t total = 0, covered = INT64_MIN, lastSector = 0, first = 0, previous = 0;
+    bool inOrder = true, any = false;
+    for (int l = 0; l < kWarpSize; ++l) {
+      if (!lanes.active[l])
+        continue;
+      int64_t begin = lanes.address[l] - shift;
+      if (any && begin < previous) {
+        inOrder = false;
+        break;
+      }
+      if (!any)
+        first = begin;
+      previous = begin;
+      int64_t from = std::max(begin, covered);
+      if (begin + width > from)
+        total += begin + width - from;
+      covered = std::max(covered, begin + width);
+      int64_t lo = floorDiv(begin, kSectorBytes), hi = floorDiv(begin + width - 1, kSectorBytes);
+      if (any)
+        lo = std::max(lo, lastSector + 1);
+      if (!any || hi >= lo) {
+        count += static_cast<int>(hi - lo + 1);
+        lastSector = hi;
+      }
+      any = true;
+    }
+    if (inOrder) {
+      if (distinctBytes) {
+        *distinctBytes = total;
+        *firstByte = first;
+      }
+      return count;
+    }
+  }
   // Buffers kept per thread: no allocation per measurement.
   thread_local std::vector<std::pair<int64_t, int64_t>> ranges; // [begin, end) bytes
   thread_local std::vector<int64_t> sectors;

@@ -3,6 +3,10 @@
 #include "analyzer/warp/WarpSimulator.h"
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+#include <set>
+
 using namespace warplint;
 
 static LaneAddresses strided(int64_t strideBytes, int64_t width, int64_t base = 0) {
@@ -177,4 +181,52 @@ TEST(Sectors, NegativeOffsetsFloorToTheirSector) {
   auto s = globalSectors(strided(4, 4, -4));
   EXPECT_EQ(s.sectors, 5);
   EXPECT_EQ(s.idealSectors, 5);
+}
+
+// Sectors and ideal sectors against a brute-force count over every byte,
+// on random warps: lanes in address order (forward strides, repeats,
+// overlapping wide lanes; counted in one pass) and in any order.
+namespace {
+int64_t floorSector(int64_t b) { return b >= 0 ? b / 32 : -((-b + 31) / 32); }
+SectorsPerRequest bruteForceSectors(const LaneAddresses &l) {
+  std::set<int64_t> bytes, sectors;
+  for (int i = 0; i < kWarpSize; ++i)
+    if (l.active[i])
+      for (int64_t b = l.address[i]; b < l.address[i] + l.widthBytes; ++b) {
+        bytes.insert(b);
+        sectors.insert(floorSector(b));
+      }
+  SectorsPerRequest r;
+  r.sectors = static_cast<int>(sectors.size());
+  if (bytes.empty())
+    return r;
+  int64_t shift = ((*bytes.begin() % 32) + 32) % 32;
+  std::set<int64_t> shifted;
+  for (int64_t b : bytes)
+    shifted.insert(floorSector(b - shift));
+  r.idealSectors = static_cast<int>((bytes.size() + 31) / 32) + std::max(0, r.sectors - static_cast<int>(shifted.size()));
+  return r;
+}
+} // namespace
+
+TEST(Sectors, OnePassCountMatchesEveryByte) {
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 20000; ++trial) {
+    LaneAddresses l;
+    const int64_t widths[] = {1, 2, 4, 8, 16};
+    l.widthBytes = widths[rng() % 5];
+    int64_t at = static_cast<int64_t>(rng() % 4096) - 2048;
+    bool ordered = trial % 3 != 0;
+    for (int i = 0; i < kWarpSize; ++i) {
+      l.active[i] = rng() % 8 != 0;
+      if (ordered)
+        at += static_cast<int64_t>(rng() % 4 == 0 ? 0 : rng() % 40); // repeats, overlaps, gaps
+      else
+        at = static_cast<int64_t>(rng() % 2048) - 1024;
+      l.address[i] = at;
+    }
+    SectorsPerRequest fast = globalSectors(l), slow = bruteForceSectors(l);
+    ASSERT_EQ(fast.sectors, slow.sectors) << "trial " << trial;
+    ASSERT_EQ(fast.idealSectors, slow.idealSectors) << "trial " << trial;
+  }
 }
