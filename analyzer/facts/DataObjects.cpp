@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <optional>
 #include <sstream>
-#include <unordered_map>
 #include <unordered_set>
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
 
 namespace warplint {
 
@@ -85,6 +87,33 @@ std::string sharingText(const BlockSharing &s) {
          times(requests, "one warp request", "warp requests") + " of one block (" + blockWindow(s) + ")";
 }
 
+// Open-addressing tables for the tally: one allocation per table, not one
+// per element (hadamard's shared tallies spent half their time in malloc
+// and free). Addresses are keys; the two largest int64 values are reserved
+// (SharingTally gives up on a block that reaches them).
+struct AddressKey {
+  static int64_t getEmptyKey() { return INT64_MAX; }
+  static int64_t getTombstoneKey() { return INT64_MAX - 1; }
+  static unsigned getHashValue(int64_t a) {
+    uint64_t x = static_cast<uint64_t>(a) * 0x9e3779b97f4a7c15ull;
+    return static_cast<unsigned>(x >> 32);
+  }
+  static bool isEqual(int64_t a, int64_t b) { return a == b; }
+};
+struct AddressThreadKey {
+  using Key = std::pair<int64_t, int>;
+  static Key getEmptyKey() { return {INT64_MAX, 0}; }
+  static Key getTombstoneKey() { return {INT64_MAX - 1, 0}; }
+  static unsigned getHashValue(const Key &k) {
+    uint64_t x = (static_cast<uint64_t>(k.first) * 0x9e3779b97f4a7c15ull) ^ (static_cast<uint64_t>(k.second) * 0xc2b2ae3d27d4eb4full);
+    return static_cast<unsigned>(x >> 32);
+  }
+  static bool isEqual(const Key &a, const Key &b) { return a == b; }
+};
+// Whether some byte of [address, address + width) is a reserved key (or
+// would overflow).
+constexpr bool reservedSpan(int64_t address, int64_t width) { return address >= INT64_MAX - std::max<int64_t>(width, 1); }
+
 // What enumerating every thread of the block tells about one object's reads
 // (and, for arrays the kernel writes, its writes).
 class SharingTally {
@@ -101,15 +130,19 @@ public:
     auto r = enumerateBlock(a.guarded, block_, opts_, lanesPerAccess_, [&](const BlockLane &l) {
       ++lanes;
       ++out_.laneWrites;
+      if (reservedSpan(l.address, a.guarded.widthBytes)) {
+        unrepresentable_ = true;
+        return;
+      }
       if (writtenPairs_.insert({l.address, l.thread}).second)
         out_.maxWrittenPerThread = std::max<int64_t>(out_.maxWrittenPerThread, ++writtenByThread_[l.thread]);
       for (int64_t b = 0; b < a.guarded.widthBytes; ++b) {
-        auto [it, fresh] = writer_.emplace(l.address + b, l.thread);
+        auto [it, fresh] = writer_.try_emplace(l.address + b, l.thread);
         if (!fresh && it->second != l.thread)
           it->second = kManyWriters;
       }
     });
-    return seenAsEvaluated(a, lanes) && note(r);
+    return !unrepresentable_ && seenAsEvaluated(a, lanes) && note(r);
   }
 
   bool addRead(const ModeledAccess &a) {
@@ -124,6 +157,10 @@ public:
         lastWarp = warp;
       }
       ++out_.laneReads;
+      if (reservedSpan(l.address, a.guarded.widthBytes)) {
+        unrepresentable_ = true;
+        return;
+      }
       Element &e = elements_[l.address];
       if (e.reads++ == 0) {
         e.width = a.guarded.widthBytes;
@@ -139,7 +176,7 @@ public:
       if (tracksWrites_)
         checkWriter(l, a.guarded.widthBytes);
     });
-    return seenAsEvaluated(a, lanes) && note(r);
+    return !unrepresentable_ && seenAsEvaluated(a, lanes) && note(r);
   }
 
   void tracksWrites() { tracksWrites_ = true; }
@@ -149,10 +186,7 @@ public:
     out_.distinctRead = static_cast<int64_t>(elements_.size());
     out_.threadElementReads = static_cast<int64_t>(pairs_.size());
     out_.tileSteps = std::min<int64_t>(std::max<int64_t>(out_.steps, 1), std::max<int64_t>(block_.x, 1));
-    std::unordered_set<int64_t> written;
-    for (auto &[addr, w] : writer_)
-      written.insert(addr);
-    out_.distinctWritten = static_cast<int64_t>(written.size());
+    out_.distinctWritten = static_cast<int64_t>(writer_.size());
     for (auto &[addr, e] : elements_) {
       out_.warpRequests += e.requests;
       out_.maxThreadsPerElement = std::max<int64_t>(out_.maxThreadsPerElement, e.threads);
@@ -168,11 +202,6 @@ private:
   struct Element {
     int64_t reads = 0, requests = 0, lastRequest = -1, firstStep = 0, width = 0;
     int threads = 0;
-  };
-  struct PairHash {
-    size_t operator()(const std::pair<int64_t, int> &p) const {
-      return std::hash<int64_t>()(p.first * 1031 + p.second);
-    }
   };
 
   // An access that a retry evaluated where its guards pass (a block, a
@@ -211,13 +240,13 @@ private:
   const EvaluationOptions &opts_;
   int64_t lanesPerAccess_;
   BlockSharing out_;
-  bool tracksWrites_ = false;
+  bool tracksWrites_ = false, unrepresentable_ = false;
   int64_t request_ = 0;
-  std::unordered_map<int64_t, Element> elements_;
-  std::unordered_set<std::pair<int64_t, int>, PairHash> pairs_;
-  std::unordered_map<int64_t, int> writer_; // byte -> thread, or kManyWriters
-  std::unordered_set<std::pair<int64_t, int>, PairHash> writtenPairs_;
-  std::unordered_map<int, int64_t> writtenByThread_;
+  llvm::DenseMap<int64_t, Element, AddressKey> elements_;
+  llvm::DenseSet<std::pair<int64_t, int>, AddressThreadKey> pairs_; // (element, thread) read
+  llvm::DenseMap<int64_t, int, AddressKey> writer_;                 // byte -> thread, or kManyWriters
+  llvm::DenseSet<std::pair<int64_t, int>, AddressThreadKey> writtenPairs_;
+  llvm::DenseMap<int, int64_t> writtenByThread_;
 };
 
 void countAccesses(const ModeledKernel &k, DataObject &o) {
