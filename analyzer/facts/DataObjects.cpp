@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <optional>
 #include <sstream>
-#include <unordered_set>
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
