@@ -4,7 +4,8 @@
 For every TU, runs `warplint check` and the clang command warplint itself
 parses with (`--print-clang-command`, driver renamed clang++-19), which is
 `clang++-19 -fsyntax-only --cuda-device-only` with the same flags. Prints the
-median of N runs of each and the ratio of the totals. Target: <= 1.15.
+median of N runs of each (in turns, after one untimed run of each) and the
+ratio of the totals. Target: <= 1.15.
 
 With `--cpu`, the CPU seconds (user + system) of each process are compared
 instead of wall time: steadier on a machine other jobs share. `-p DB` checks
@@ -24,25 +25,44 @@ os.environ.setdefault("WARPLINT_PTXAS", "off")
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def timed(cmd, runs, ok_codes, cpu=False, timeout=None):
-    """Median seconds of `runs` runs, and whether one ran past `timeout`."""
-    times = []
+def run_once(cmd, ok_codes, cpu=False, timeout=None):
+    """Seconds of one run, and whether it ran past `timeout`."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    killer = threading.Timer(timeout, p.kill) if timeout else None
+    if killer:
+        killer.start()
+    _, status, usage = os.wait4(p.pid, 0)
+    if killer:
+        killer.cancel()
+    code = os.waitstatus_to_exitcode(status)
+    seconds = usage.ru_utime + usage.ru_stime if cpu else time.perf_counter() - t0
+    if code == -9 and timeout:
+        return seconds, True
+    if code not in ok_codes:
+        sys.exit("command failed (%d): %s" % (code, " ".join(cmd)))
+    return seconds, False
+
+
+def timed_pair(first, second, runs, ok_codes, cpu=False, timeout=None):
+    """Medians of `runs` runs of each command, run in turns (first, second,
+    first, ...) after one untimed run of each: a drift of the host's speed
+    then weighs on both alike, and neither pays for warming the caches
+    alone. Where `first` runs past `timeout` it is not run again: its time
+    so far stands (a lower bound) beside the median of `second` alone."""
+    b = [run_once(second, ok_codes, cpu)[0]]
+    seconds, late = run_once(first, ok_codes, cpu, timeout)
+    if late:
+        b += [run_once(second, ok_codes, cpu)[0] for _ in range(runs)]
+        return seconds, statistics.median(b[1:]), True
+    a, b = [], []
     for _ in range(runs):
-        t0 = time.perf_counter()
-        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        killer = threading.Timer(timeout, p.kill) if timeout else None
-        if killer:
-            killer.start()
-        _, status, usage = os.wait4(p.pid, 0)
-        if killer:
-            killer.cancel()
-        p.returncode = os.waitstatus_to_exitcode(status)
-        times.append(usage.ru_utime + usage.ru_stime if cpu else time.perf_counter() - t0)
-        if p.returncode == -9 and timeout:
-            return times[-1], True
-        if p.returncode not in ok_codes:
-            sys.exit("command failed (%d): %s" % (p.returncode, " ".join(cmd)))
-    return statistics.median(times), False
+        seconds, late = run_once(first, ok_codes, cpu, timeout)
+        a.append(seconds)
+        b.append(run_once(second, ok_codes, cpu)[0])
+        if late:
+            break
+    return statistics.median(a), statistics.median(b), late
 
 
 MISSING = re.compile(r"fatal error: '([^']+)' file not found")
@@ -94,9 +114,9 @@ def main():
         floor = shlex.split(line)
         floor[0] = a.clang
         # warplint exits 1 on findings; clang exits 1 on host-side errors it tolerates.
-        w, late = timed([a.warplint, "check", f, "--format", "json"] + mode, a.runs, (0, 1), a.cpu, a.timeout)
         with tempfile.TemporaryDirectory(prefix="floor-stand-ins-") as stand_ins:
-            c, _ = timed(with_stand_ins(floor, stand_ins), a.runs, (0, 1), a.cpu)
+            w, c, late = timed_pair([a.warplint, "check", f, "--format", "json"] + mode,
+                                    with_stand_ins(floor, stand_ins), a.runs, (0, 1), a.cpu, a.timeout)
         if late:
             stopped.append(f)
         total_w += w
