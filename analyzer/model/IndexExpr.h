@@ -29,7 +29,7 @@ enum class SymbolKind {
 struct Symbol {
   SymbolKind kind;
   int index = 0;    // dimension 0..2 for the built-ins; loop or parameter id
-  std::string name; // for printing: "tx", "blockDim.x", "n", "k0"
+  std::string name{}; // for printing: "tx", "blockDim.x", "n", "k0"
   bool boolean = false; // a bool parameter: 0 or 1
   bool operator<(const Symbol &o) const {
     return kind != o.kind ? kind < o.kind : index < o.index;
