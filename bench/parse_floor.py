@@ -50,11 +50,10 @@ def timed_pair(first, second, runs, ok_codes, cpu=False, timeout=None):
     then weighs on both alike, and neither pays for warming the caches
     alone. Where `first` runs past `timeout` it is not run again: its time
     so far stands (a lower bound) beside the median of `second` alone."""
-    b = [run_once(second, ok_codes, cpu)[0]]
+    run_once(second, ok_codes, cpu)
     seconds, late = run_once(first, ok_codes, cpu, timeout)
     if late:
-        b += [run_once(second, ok_codes, cpu)[0] for _ in range(runs)]
-        return seconds, statistics.median(b[1:]), True
+        return seconds, statistics.median([run_once(second, ok_codes, cpu)[0] for _ in range(runs)]), True
     a, b = [], []
     for _ in range(runs):
         seconds, late = run_once(first, ok_codes, cpu, timeout)

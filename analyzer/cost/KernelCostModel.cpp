@@ -161,6 +161,7 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
     cost.notComputed = w.notComputed.empty() ? "no work counted" : w.notComputed;
     return cost;
   }
+  const ProfileCurves &curves = ProfileCurves::of(p);
   double clockMHz = p.smClockMHz().value_or(0);
   int sms = p.smCount();
   if (clockMHz <= 0 || sms <= 0) {
@@ -251,7 +252,7 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
     std::string why = native && !native->sassError.empty() ? " (no native code: " + native->sassError + ")" : "";
     cost.assumptions.push_back("instructions: AST estimate" + why);
   }
-  const Curve &ipc = ProfileCurves::of(p).fmaIssue;
+  const Curve &ipc = curves.fmaIssue;
   if (!ipc.empty()) {
     double inst = (warpInstructions + localInstructions) * blocks;
     double cycles = inst / ipc.at(warps);
@@ -341,7 +342,7 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
         degree = d;
   std::optional<double> sharedRate = p.sharedWavefrontsPerClk(degree, warps);
   if (!sharedRate) {
-    const Curve &shared = ProfileCurves::of(p).sharedConflictFree;
+    const Curve &shared = curves.sharedConflictFree;
     if (!shared.empty())
       sharedRate = shared.at(warps) / 128.0;
   }
@@ -427,7 +428,7 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
   // Reads wait for their data: the read bandwidth the bytes in flight reach;
   // with writes, the copy bandwidth at as many bytes in flight (below the
   // copy curve's first point, shaped like the read curve).
-  const Curve &dram = ProfileCurves::of(p).dramRead, &copy = ProfileCurves::of(p).copy;
+  const Curve &dram = curves.dramRead, &copy = curves.copy;
   if (!dram.empty()) {
     // Local arrays are written back to DRAM once each when L2 evicts them
     // (measured: standardize_before's DRAM bytes exceed the after's by its
@@ -546,7 +547,7 @@ KernelCost estimateKernelCost(const KernelInfo &k, const KernelWork &w, const Ha
     cost.assumptions.push_back("a launch's fixed time (kernel_fixed_time) is left out: the grid is not known, so "
                                "the work's size is assumed and the fixed time's share would be a guess");
   } else if (cost.timeUs > 0) {
-    const Curve &launch = ProfileCurves::of(p).launch;
+    const Curve &launch = curves.launch;
     if (!launch.empty()) {
       int64_t firstWave = std::min<int64_t>(cost.gridBlocks, int64_t(sms) * std::max(1, occ.blocksPerSm));
       double fixedUs = launch.at(double(firstWave));

@@ -4,11 +4,12 @@
 // lane can pass evaluated every warp of an access to find nothing: HeCBench
 // d3q19-bgk spent a fifth of its time in retries of `if (x + x0 == 0)` at
 // x0 = 8 and 1 with x >= 0 a loop variable, sw4ck made 350 last-block
-// retries of `start0 + i < N0 && ...`. Sound for the evaluation's bindings: threadIdx within the block,
-// blockIdx 0 or 1 (or gridDim - 1 under EvaluationOptions::lastBlock), parameters and uniforms at their bound values, a loop
-// variable at iterations below EvaluationOptions::maxIterationsPerLoop;
-// anything it cannot bound (division, shifts, unknowns, loops stepped other
-// than by + or -) may pass.
+// retries of `start0 + i < N0 && ...`. Sound for the evaluation's bindings:
+// threadIdx within the block, blockIdx 0 or 1 (or gridDim - 1 under
+// EvaluationOptions::lastBlock), parameters and uniforms at their bound
+// values, a loop variable at iterations below
+// EvaluationOptions::maxIterationsPerLoop; anything it cannot bound
+// (division, shifts, unknowns, loops stepped other than by + or -) may pass.
 #pragma once
 
 #include "analyzer/warp/AccessEvaluator.h"

@@ -247,7 +247,6 @@ bool evaluateWithSmallGuardValues(const GuardedAccess &access, const std::vector
     }
     if (!guardsReadLoops && !opts.lastBlock && !anyThreadPasses(access.guards, shapes, small))
       return false; // no lane could be active: the evaluation would find none
-
     if (!evaluateAssuming(access, shapes, small, assumptions, atDefault + named, f))
       return false;
     f.guardValueAssumed = named;

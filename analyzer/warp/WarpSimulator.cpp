@@ -198,75 +198,42 @@ BankConflictDegree sharedBankConflicts(const LaneAddresses &lanes) {
 namespace {
 
 // Sectors the active lanes touch, with every address moved down by `shift`,
-// and the number of distinct bytes: sorted vectors, not sets, because this
-// runs for every warp of every binding.
+// the number of distinct bytes and the lowest byte, in one pass over the
+// lanes in address order (all lanes have one width): a lane's sectors past
+// the highest one counted so far are new, and so are its bytes past the
+// highest byte covered. Most requests (forward strides, repeats,
+// broadcasts) come in that order; others are sorted first. This runs for
+// every warp of every binding.
 int sectorsTouched(const LaneAddresses &lanes, int64_t shift, int64_t *distinctBytes, int64_t *firstByte) {
   int64_t width = std::max<int64_t>(1, lanes.widthBytes);
-  // Lanes in address order (a forward stride, a broadcast: most requests)
-  // are counted in one pass: a lane's sectors past the highest one counted
-  // so far are new, and so are its bytes past the highest byte covered.
-  {
-    int count = 0;
-    int64_t total = 0, covered = INT64_MIN, lastSector = 0, first = 0, previous = 0;
-    bool inOrder = true, any = false;
-    for (int l = 0; l < kWarpSize; ++l) {
-      if (!lanes.active[l])
-        continue;
-      int64_t begin = lanes.address[l] - shift;
-      if (any && begin < previous) {
-        inOrder = false;
-        break;
-      }
-      if (!any)
-        first = begin;
-      previous = begin;
-      int64_t from = std::max(begin, covered);
-      if (begin + width > from)
-        total += begin + width - from;
-      covered = std::max(covered, begin + width);
-      int64_t lo = floorDiv(begin, kSectorBytes), hi = floorDiv(begin + width - 1, kSectorBytes);
-      if (any)
-        lo = std::max(lo, lastSector + 1);
-      if (!any || hi >= lo) {
-        count += static_cast<int>(hi - lo + 1);
-        lastSector = hi;
-      }
-      any = true;
+  std::array<int64_t, kWarpSize> begins;
+  size_t n = 0;
+  bool inOrder = true;
+  for (int l = 0; l < kWarpSize; ++l)
+    if (lanes.active[l]) {
+      begins[n] = lanes.address[l] - shift;
+      inOrder = inOrder && (n == 0 || begins[n] >= begins[n - 1]);
+      ++n;
     }
-    if (inOrder) {
-      if (distinctBytes) {
-        *distinctBytes = total;
-        *firstByte = first;
-      }
-      return count;
+  if (!inOrder)
+    std::sort(begins.begin(), begins.begin() + static_cast<std::ptrdiff_t>(n));
+  int count = 0;
+  int64_t total = 0, covered = INT64_MIN, lastSector = 0;
+  for (size_t i = 0; i < n; ++i) {
+    int64_t begin = begins[i], end = begin + width;
+    total += std::max<int64_t>(0, end - std::max(begin, covered));
+    covered = std::max(covered, end);
+    int64_t lo = floorDiv(begin, kSectorBytes), hi = floorDiv(end - 1, kSectorBytes);
+    if (i > 0)
+      lo = std::max(lo, lastSector + 1);
+    if (hi >= lo) {
+      count += static_cast<int>(hi - lo + 1);
+      lastSector = hi;
     }
   }
-  // Buffers kept per thread: no allocation per measurement.
-  thread_local std::vector<std::pair<int64_t, int64_t>> ranges; // [begin, end) bytes
-  thread_local std::vector<int64_t> sectors;
-  ranges.clear();
-  sectors.clear();
-  for (int l = 0; l < kWarpSize; ++l) {
-    if (!lanes.active[l])
-      continue;
-    int64_t begin = lanes.address[l] - shift;
-    ranges.push_back({begin, begin + width});
-    for (int64_t s = floorDiv(begin, kSectorBytes); s <= floorDiv(begin + width - 1, kSectorBytes); ++s)
-      sectors.push_back(s);
-  }
-  std::sort(sectors.begin(), sectors.end());
-  int count = static_cast<int>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
   if (distinctBytes) {
-    std::sort(ranges.begin(), ranges.end());
-    int64_t total = 0, covered = INT64_MIN;
-    for (auto &[lo, hi] : ranges) {
-      int64_t from = std::max(lo, covered);
-      if (hi > from)
-        total += hi - from;
-      covered = std::max(covered, hi);
-    }
     *distinctBytes = total;
-    *firstByte = ranges.empty() ? 0 : ranges.front().first;
+    *firstByte = n > 0 ? begins[0] : 0;
   }
   return count;
 }
